@@ -1,0 +1,28 @@
+# Loadplane service image: Node 20 for npm (which installs Bun as a dev dependency, as on every machine), then `npm start`.
+FROM node:20-bookworm-slim
+
+WORKDIR /app
+
+# Dependencies first, so the layer is reused while only sources change. Bun is a dev dependency, so the
+# install keeps dev dependencies (NODE_ENV is set to production only afterwards).
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund && npm cache clean --force
+
+COPY . .
+# Bundles the admin UI when the project has a build step.
+RUN npm run --if-present build
+
+ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
+    PORT=8080 \
+    DATA_DIR=/data
+
+RUN mkdir -p /data && chown node:node /data
+USER node
+VOLUME ["/data"]
+EXPOSE 8080
+
+HEALTHCHECK --interval=10s --timeout=5s --start-period=30s --retries=6 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 8080) + '/healthz').then(r => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+
+CMD ["npm", "start"]

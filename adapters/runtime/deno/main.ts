@@ -1,0 +1,55 @@
+/** The Deno entry: proves the core is runtime-agnostic by booting the same service under Deno.serve. */
+import { ConfigError, loadConfig } from '../../../config/load-config.ts';
+import { bootService } from '../../../core/boot-service.ts';
+import { createConsoleLogger } from '../../../core/kernel/console-logger.ts';
+import { databaseForConfig } from '../../db/database-for-config.ts';
+import { createDiskDataFiles } from '../../files/disk-data-files.ts';
+import { createPackageStaticAssets } from '../../files/package-static-assets.ts';
+
+// Typed loosely so the Bun type-check needs no Deno declarations.
+declare const Deno: {
+  env: { toObject(): Record<string, string> };
+  serve(
+    options: { port: number; hostname: string; onListen?: (addr: { port: number }) => void },
+    handler: (request: Request) => Response | Promise<Response>,
+  ): { shutdown(): Promise<void> };
+  addSignalListener(signal: string, handler: () => void): void;
+  mkdir(path: string, options: { recursive: boolean }): Promise<void>;
+  exit(code: number): never;
+};
+
+let config;
+try {
+  config = loadConfig(Deno.env.toObject());
+} catch (error) {
+  if (error instanceof ConfigError) {
+    console.error(`loadplane: configuration error: ${error.message}`);
+    Deno.exit(2);
+  }
+  throw error;
+}
+const logger = createConsoleLogger(config.logLevel as 'info', { runtime: 'deno' });
+await Deno.mkdir(config.dataDir, { recursive: true });
+const service = await bootService({
+  config,
+  logger,
+  dataFiles: createDiskDataFiles(config.dataDir),
+  assets: createPackageStaticAssets(),
+  openDatabase: databaseForConfig(config),
+  fetch: (request) => fetch(request),
+});
+const server = Deno.serve(
+  {
+    port: config.port,
+    hostname: config.host,
+    onListen: ({ port }) => logger.info('loadplane is listening', { url: `http://${config.host}:${port}` }),
+  },
+  (request) => service.app.fetch(request),
+);
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  Deno.addSignalListener(signal, async () => {
+    await server.shutdown();
+    await service.stop();
+    Deno.exit(0);
+  });
+}

@@ -1,0 +1,46 @@
+import { describe, expect, test } from 'bun:test';
+import { ConfigError, loadConfig } from './load-config.ts';
+
+describe('loadConfig', () => {
+  test('defaults follow the operational contract', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 8080,
+      host: '127.0.0.1',
+      publicUrl: 'http://localhost:8080',
+      dataDir: './data',
+      authRealm: 'loadplane',
+      authClientId: 'loadplane',
+      webhookAllowHosts: [],
+      localAgent: true,
+      defaultPlan: 'enterprise',
+    });
+    expect(config.databaseUrl).toBeUndefined();
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  test('PUBLIC_URL follows PORT; LOCAL_AGENT defaults off with a database server', () => {
+    const config = loadConfig({ PORT: '9090', DATABASE_URL: 'postgres://u:p@db:5432/lp', WEBHOOK_ALLOW_HOSTS: '10.0.0.0/8, hooks.local ' });
+    expect(config.publicUrl).toBe('http://localhost:9090');
+    expect(config.localAgent).toBe(false);
+    expect(config.webhookAllowHosts).toEqual(['10.0.0.0/8', 'hooks.local']);
+  });
+
+  test.each([
+    [{ PORT: 'eighty' }, 'PORT must be a whole number'],
+    [{ PORT: '70000' }, 'PORT is invalid'],
+    [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL is invalid'],
+    [{ DEFAULT_PLAN: 'gold' }, 'DEFAULT_PLAN is invalid'],
+    [{ LOCAL_AGENT: 'maybe' }, 'LOCAL_AGENT must be true or false'],
+    [{ PUBLIC_URL: 'localhost:8080' }, 'PUBLIC_URL'],
+    [{ SECRET_KEY: 'short' }, 'SECRET_KEY is invalid'],
+    [{ BOOTSTRAP_ADMIN_PASSWORD: 'long-enough-password' }, 'BOOTSTRAP_ADMIN_USERNAME is not'],
+  ])('%p is refused naming the variable', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  test('a refused secret is not echoed', () => {
+    expect(() => loadConfig({ BOOTSTRAP_ADMIN_USERNAME: 'a', BOOTSTRAP_ADMIN_PASSWORD: 'short' })).toThrow('(got (hidden))');
+  });
+});

@@ -1,0 +1,74 @@
+/** Builds the configuration from defaults and environment variables; a wrong value stops the service naming the variable. */
+import { Value } from '@sinclair/typebox/value';
+import { type Config, ConfigSchema } from './schema.ts';
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+const blankToUndefined = (value: string | undefined) => (value === undefined || value.trim() === '' ? undefined : value.trim());
+
+function parseInteger(env: Env, name: string, fallback: number): number {
+  const raw = blankToUndefined(env[name]);
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
+  return Number(raw);
+}
+
+function parseBoolean(env: Env, name: string, fallback: boolean): boolean {
+  const raw = blankToUndefined(env[name])?.toLowerCase();
+  if (raw === undefined) return fallback;
+  if (['true', '1', 'yes', 'on'].includes(raw)) return true;
+  if (['false', '0', 'no', 'off'].includes(raw)) return false;
+  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+
+const parseList = (raw: string | undefined) =>
+  (raw ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item.length > 0);
+
+/** Reads the contract's variables from `env` (the runtime entry passes process.env); returns a frozen, validated config. */
+export function loadConfig(env: Env): Readonly<Config> {
+  const port = parseInteger(env, 'PORT', 8080);
+  const databaseUrl = blankToUndefined(env.DATABASE_URL);
+  const candidate = {
+    port,
+    host: blankToUndefined(env.HOST) ?? '127.0.0.1',
+    publicUrl: (blankToUndefined(env.PUBLIC_URL) ?? `http://localhost:${port}`).replace(/\/+$/, ''),
+    dataDir: blankToUndefined(env.DATA_DIR) ?? './data',
+    databaseUrl,
+    authUrl: blankToUndefined(env.AUTH_URL)?.replace(/\/+$/, ''),
+    authRealm: blankToUndefined(env.AUTH_REALM) ?? 'loadplane',
+    authClientId: blankToUndefined(env.AUTH_CLIENT_ID) ?? 'loadplane',
+    authClientSecret: blankToUndefined(env.AUTH_CLIENT_SECRET),
+    bootstrapAdminUsername: blankToUndefined(env.BOOTSTRAP_ADMIN_USERNAME),
+    bootstrapAdminPassword: blankToUndefined(env.BOOTSTRAP_ADMIN_PASSWORD),
+    secretKey: blankToUndefined(env.SECRET_KEY),
+    webhookAllowHosts: parseList(env.WEBHOOK_ALLOW_HOSTS),
+    localAgent: parseBoolean(env, 'LOCAL_AGENT', databaseUrl === undefined),
+    smtpUrl: blankToUndefined(env.SMTP_URL),
+    defaultPlan: blankToUndefined(env.DEFAULT_PLAN) ?? 'enterprise',
+    plugins: parseList(env.LOADPLANE_PLUGINS),
+    maxBodyBytes: parseInteger(env, 'MAX_BODY_BYTES', 2 * 1024 * 1024),
+    logLevel: blankToUndefined(env.LOG_LEVEL) ?? 'info',
+  };
+  const errors = [...Value.Errors(ConfigSchema, candidate)];
+  if (errors.length > 0) {
+    const first = errors[0]!;
+    const property = ConfigSchema.properties[first.path.split('/')[1] as keyof typeof ConfigSchema.properties];
+    const variable = property?.description ?? first.path;
+    const shown = variable.includes('PASSWORD') || variable.includes('SECRET') ? '(hidden)' : JSON.stringify(first.value);
+    throw new ConfigError(`${variable} is invalid: ${first.message} (got ${shown})`);
+  }
+  if (candidate.bootstrapAdminPassword && !candidate.bootstrapAdminUsername) {
+    throw new ConfigError('BOOTSTRAP_ADMIN_PASSWORD is set but BOOTSTRAP_ADMIN_USERNAME is not');
+  }
+  return Object.freeze(candidate as Config);
+}

@@ -1,0 +1,24 @@
+/** Plans and their limits. `null` means unlimited. The spec fixes the API-token limits; the rest are ours, documented in the README. */
+
+export interface PlanLimits {
+  /** Personal API tokens per user in a workspace (spec: Starter none, Scale 1, Enterprise 5). */
+  apiTokensPerUser: number;
+  machines: number | null;
+  tests: number | null;
+  /** How long runs and their logs are kept. */
+  retentionDays: number;
+  /** MCP tool calls per workspace and calendar month. */
+  aiToolCallsPerMonth: number;
+}
+
+export const planLimits = {
+  starter: { apiTokensPerUser: 0, machines: 2, tests: 25, retentionDays: 7, aiToolCallsPerMonth: 100 },
+  scale: { apiTokensPerUser: 1, machines: 25, tests: 500, retentionDays: 90, aiToolCallsPerMonth: 5_000 },
+  enterprise: { apiTokensPerUser: 5, machines: null, tests: null, retentionDays: 365, aiToolCallsPerMonth: 50_000 },
+} as const satisfies Record<string, PlanLimits>;
+
+export type PlanName = keyof typeof planLimits;
+
+export function limitsOf(plan: string): PlanLimits {
+  return planLimits[plan as PlanName] ?? planLimits.starter;
+}

@@ -1,0 +1,35 @@
+/** The one configuration schema: every variable of the operational contract, validated once at start and frozen. */
+import { type Static, Type } from '@sinclair/typebox';
+
+export const plans = ['starter', 'scale', 'enterprise'] as const;
+
+export const ConfigSchema = Type.Object({
+  port: Type.Integer({ minimum: 0, maximum: 65535, description: 'PORT' }),
+  host: Type.String({ minLength: 1, description: 'HOST' }),
+  publicUrl: Type.String({ pattern: '^https?://[^/]+$', description: 'PUBLIC_URL (origin, no path)' }),
+  dataDir: Type.String({ minLength: 1, description: 'DATA_DIR' }),
+  databaseUrl: Type.Optional(Type.String({ pattern: '^postgres(ql)?://', description: 'DATABASE_URL' })),
+  authUrl: Type.Optional(Type.String({ pattern: '^https?://', description: 'AUTH_URL' })),
+  authRealm: Type.String({ pattern: '^[A-Za-z0-9._-]+$', description: 'AUTH_REALM' }),
+  authClientId: Type.String({ minLength: 1, description: 'AUTH_CLIENT_ID' }),
+  authClientSecret: Type.Optional(Type.String({ minLength: 1, description: 'AUTH_CLIENT_SECRET' })),
+  bootstrapAdminUsername: Type.Optional(Type.String({ minLength: 1, description: 'BOOTSTRAP_ADMIN_USERNAME' })),
+  bootstrapAdminPassword: Type.Optional(Type.String({ minLength: 8, description: 'BOOTSTRAP_ADMIN_PASSWORD' })),
+  secretKey: Type.Optional(Type.String({ minLength: 32, description: 'SECRET_KEY' })),
+  webhookAllowHosts: Type.Array(Type.String({ minLength: 1 }), { description: 'WEBHOOK_ALLOW_HOSTS' }),
+  localAgent: Type.Boolean({ description: 'LOCAL_AGENT' }),
+  smtpUrl: Type.Optional(Type.String({ pattern: '^smtps?://', description: 'SMTP_URL' })),
+  defaultPlan: Type.Union(
+    plans.map((plan) => Type.Literal(plan)),
+    { description: 'DEFAULT_PLAN' },
+  ),
+  /** Extra plugins by package name, loaded after the built-in ones. */
+  plugins: Type.Array(Type.String({ minLength: 1 }), { description: 'LOADPLANE_PLUGINS' }),
+  maxBodyBytes: Type.Integer({ minimum: 1024, description: 'MAX_BODY_BYTES' }),
+  logLevel: Type.Union(
+    ['debug', 'info', 'warn', 'error'].map((level) => Type.Literal(level)),
+    { description: 'LOG_LEVEL' },
+  ),
+});
+
+export type Config = Static<typeof ConfigSchema>;

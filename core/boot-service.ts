@@ -1,0 +1,179 @@
+/** Boots the whole service from a validated config and the host's ports; shared by every runtime entry (Bun, Deno, tests). */
+import type { EntitySchema } from '@mikro-orm/core';
+import type { Config } from '../config/schema.ts';
+import { builtinPlugins } from '../plugins/builtin.ts';
+import { httpRoutesCapability } from './capabilities/http-routes.ts';
+import { tokenVerifierCapability } from './capabilities/token-verifier.ts';
+import { coreEntities } from './domain/entities/index.ts';
+import { coreMigrations } from './domain/migrations/index.ts';
+import { createApp, type LoadplaneApp } from './http/create-app.ts';
+import { createAuthenticate } from './http/authenticate.ts';
+import { createKernel, type Kernel } from './kernel/create-kernel.ts';
+import type { MigrationClass, PluginDefinition } from './kernel/define-plugin.ts';
+import { loadPlugins } from './kernel/load-plugins.ts';
+import type { Logger } from './kernel/logger.ts';
+import { type ChangeFeed, changeFeedPort, createMemoryChangeFeed } from './ports/change-feed.ts';
+import { type DataFiles, dataFilesPort } from './ports/data-files.ts';
+import { type Database, databasePort } from './ports/database.ts';
+import { type OutboundFetch, outboundFetchPort } from './ports/outbound-fetch.ts';
+import { type StaticAssets, staticAssetsPort } from './ports/static-assets.ts';
+import { ensureBootstrapWorkspace } from './services/bootstrap-workspace.ts';
+import { createCallerResolver } from './services/caller-resolver.ts';
+import { generatedSecret } from './services/generated-secret.ts';
+import { createAccessControlService } from './services/access-controls.ts';
+import { createApiTokenAuthenticator } from './services/api-token-authenticator.ts';
+import { createApiTokenService } from './services/api-tokens.ts';
+import { createLastUsedRecorder } from './services/last-used-recorder.ts';
+import { createMachineService } from './services/machines.ts';
+import { createMemberService } from './services/members.ts';
+import { createTestDefinitionService } from './services/test-definitions.ts';
+import { createWorkspaceService } from './services/workspaces.ts';
+
+export const serviceVersion = '0.1.0';
+
+export interface BootOptions {
+  config: Readonly<Config>;
+  logger: Logger;
+  dataFiles: DataFiles;
+  assets: StaticAssets | null;
+  openDatabase(schema: {
+    entities: readonly EntitySchema[];
+    migrations: readonly MigrationClass[];
+  }): Promise<Database & { close(): Promise<void> }>;
+  /** The network fetch for everything that is not this service's own origin. */
+  fetch: OutboundFetch;
+  /** Cross-process invalidation of cached access data; in-memory (one process) when absent. */
+  changeFeed?: (database: Database) => Promise<ChangeFeed & { close(): Promise<void> }>;
+  /** How often API-token last-used marks are written (default two minutes). */
+  lastUsedFlushMillis?: number;
+  /** Extra plugin definitions (tests); configured plugins load by name. */
+  extraPlugins?: readonly PluginDefinition[];
+  /** Merged over the config slices derived from `config` (tests lower the password KDF cost, for one). */
+  pluginConfigOverrides?: Readonly<Record<string, Record<string, unknown>>>;
+}
+
+export interface Service {
+  app: LoadplaneApp;
+  kernel: Kernel;
+  database: Database;
+  /** The embedded identity provider's base URL, or the external one. */
+  authUrl: string;
+  clientId: string;
+  clientSecret: string;
+  bootstrapWorkspaceId: string;
+  /** API-token last-used marks; tests flush them on demand. */
+  lastUsed: { flush(): Promise<void> };
+  stop(): Promise<void>;
+}
+
+/** Which plugins a config asks for: the embedded IdP unless AUTH_URL names an external one, then the extras. */
+export function pluginNamesFor(config: Readonly<Config>): string[] {
+  return [...(config.authUrl ? [] : ['identity-embedded']), 'identity-oidc', ...config.plugins];
+}
+
+export async function bootService(options: BootOptions): Promise<Service> {
+  const { config, logger } = options;
+  const plugins = [...(await loadPlugins(pluginNamesFor(config), builtinPlugins)), ...(options.extraPlugins ?? [])];
+  const database = await options.openDatabase({
+    entities: [...coreEntities, ...plugins.flatMap((plugin) => plugin.entities ?? [])],
+    migrations: [...coreMigrations, ...plugins.flatMap((plugin) => plugin.migrations ?? [])],
+  });
+
+  try {
+    const embedded = !config.authUrl;
+    const authUrl = config.authUrl ?? `${config.publicUrl}/auth`;
+    const clientSecret = await generatedSecret(options.dataFiles, 'auth-client-secret', config.authClientSecret);
+    // With the embedded IdP there is always an admin: the configured one, or `admin` with a generated password.
+    const bootstrapUsername = config.bootstrapAdminUsername ?? (embedded ? 'admin' : null);
+
+    // The embedded IdP lives on our own origin: reach it in-process, not over the network.
+    let app: LoadplaneApp | null = null;
+    const ownOrigin = new URL(config.publicUrl).origin;
+    const outboundFetch: OutboundFetch = (request) =>
+      app && new URL(request.url).origin === ownOrigin ? app.handle(request) : options.fetch(request);
+
+    const changes = options.changeFeed ? await options.changeFeed(database) : { ...createMemoryChangeFeed(), close: async () => {} };
+    const kernel = await createKernel({
+      plugins,
+      logger,
+      provided: [
+        [databasePort, database],
+        [dataFilesPort, options.dataFiles],
+        [outboundFetchPort, outboundFetch],
+        [changeFeedPort, changes],
+        ...(options.assets ? ([[staticAssetsPort, options.assets]] as const) : []),
+      ],
+      required: [tokenVerifierCapability],
+      pluginConfig: mergeSlices(options.pluginConfigOverrides, {
+        'identity-embedded': {
+          issuerBaseUrl: authUrl,
+          realm: config.authRealm,
+          clientId: config.authClientId,
+          clientSecret,
+          ...(bootstrapUsername
+            ? {
+                bootstrapAdmin: {
+                  username: bootstrapUsername,
+                  ...(config.bootstrapAdminPassword ? { password: config.bootstrapAdminPassword } : {}),
+                },
+              }
+            : {}),
+        },
+        'identity-oidc': { issuer: `${authUrl}/realms/${config.authRealm}`, clientId: config.authClientId },
+      }),
+    });
+
+    const bootstrapWorkspace = await ensureBootstrapWorkspace(database, bootstrapUsername);
+    const callers = createCallerResolver({ db: database, hooks: kernel.hooks, changes, defaultPlan: config.defaultPlan });
+    const lastUsed = createLastUsedRecorder(database, options.lastUsedFlushMillis);
+    const apiTokenAuthenticator = createApiTokenAuthenticator({ db: database, callers, changes, lastUsed });
+    const deps = {
+      db: database,
+      hooks: kernel.hooks,
+      authenticate: createAuthenticate({ verifier: kernel.get(tokenVerifierCapability), callers, apiTokens: apiTokenAuthenticator }),
+      machines: createMachineService({ db: database, hooks: kernel.hooks }),
+      tests: createTestDefinitionService({ db: database, hooks: kernel.hooks }),
+      apiTokens: createApiTokenService({ db: database, changes }),
+      members: createMemberService({ db: database, changes }),
+      accessControls: createAccessControlService({ db: database, changes }),
+      workspaces: createWorkspaceService({ db: database, changes }),
+    };
+    app = createApp({
+      ...deps,
+      logger,
+      maxBodyBytes: config.maxBodyBytes,
+      version: serviceVersion,
+      pluginRoutes: kernel.getAll(httpRoutesCapability),
+      assets: options.assets,
+    });
+
+    return {
+      app,
+      kernel,
+      database,
+      authUrl,
+      clientId: config.authClientId,
+      clientSecret,
+      bootstrapWorkspaceId: bootstrapWorkspace.id,
+      lastUsed,
+      async stop() {
+        await kernel.stop();
+        await lastUsed.stop();
+        await changes.close();
+        await database.close();
+      },
+    };
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+}
+
+function mergeSlices(
+  overrides: BootOptions['pluginConfigOverrides'],
+  slices: Record<string, Record<string, unknown>>,
+): Record<string, Record<string, unknown>> {
+  const merged = { ...slices };
+  for (const [name, slice] of Object.entries(overrides ?? {})) merged[name] = { ...merged[name], ...slice };
+  return merged;
+}

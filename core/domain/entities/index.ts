@@ -1,0 +1,20 @@
+/** The core's entity list, handed to the ORM together with the plugins' own entities. */
+import { ApiToken } from './api-token.ts';
+import { AuditEntry } from './audit-entry.ts';
+import { Machine } from './machine.ts';
+import { Membership } from './membership.ts';
+import { RolePermissionOverride } from './role-permission-override.ts';
+import { TestDefinition } from './test-definition.ts';
+import { UserProfile } from './user-profile.ts';
+import { Workspace } from './workspace.ts';
+
+export const coreEntities = [
+  Workspace,
+  UserProfile,
+  Membership,
+  Machine,
+  TestDefinition,
+  ApiToken,
+  RolePermissionOverride,
+  AuditEntry,
+];

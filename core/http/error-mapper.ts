@@ -1,0 +1,53 @@
+/** Maps domain error codes to HTTP statuses in one exhaustive switch; every error body is the spec's {error, message}. */
+import { DomainError, type ErrorCode } from '../kernel/errors.ts';
+
+export interface ErrorBody {
+  error: string;
+  message: string;
+}
+
+export function statusOf(code: ErrorCode): number {
+  switch (code) {
+    case 'bad_request':
+    case 'validation_failed':
+      return 400;
+    case 'unauthorized':
+    case 'token_expired':
+      return 401;
+    case 'forbidden':
+    case 'insufficient_scope':
+    case 'workspace_suspended':
+    case 'plan_no_api_access':
+    case 'plan_limit_api_tokens':
+    case 'plan_limit_machines':
+    case 'plan_limit_tests':
+      return 403;
+    case 'not_found':
+      return 404;
+    case 'method_not_allowed':
+      return 405;
+    case 'conflict':
+    case 'last_owner':
+      return 409;
+    case 'payload_too_large':
+      return 413;
+    case 'unsupported_media_type':
+      return 415;
+    case 'internal_error':
+      return 500;
+    case 'service_unavailable':
+      return 503;
+  }
+}
+
+export function errorResponse(error: DomainError): Response {
+  const body: ErrorBody = { error: error.code, message: error.message };
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (error.code === 'unauthorized' || error.code === 'token_expired') {
+    headers['www-authenticate'] =
+      error.code === 'token_expired' ? 'Bearer error="invalid_token", error_description="token expired"' : 'Bearer';
+  }
+  return new Response(JSON.stringify(body), { status: statusOf(error.code), headers });
+}
+
+export const isDomainError = (error: unknown): error is DomainError => error instanceof DomainError;

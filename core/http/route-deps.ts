@@ -1,0 +1,23 @@
+/** What every route group receives: services, the authenticator and the database. */
+import type { HookBus } from '../kernel/hook-bus.ts';
+import type { KernelHooks } from '../kernel/hooks.ts';
+import type { Database } from '../ports/database.ts';
+import type { AccessControlService } from '../services/access-controls.ts';
+import type { ApiTokenService } from '../services/api-tokens.ts';
+import type { MachineService } from '../services/machines.ts';
+import type { MemberService } from '../services/members.ts';
+import type { TestDefinitionService } from '../services/test-definitions.ts';
+import type { WorkspaceService } from '../services/workspaces.ts';
+import type { Authenticate } from './authenticate.ts';
+
+export interface RouteDeps {
+  db: Database;
+  hooks: HookBus<KernelHooks>;
+  authenticate: Authenticate;
+  machines: MachineService;
+  tests: TestDefinitionService;
+  apiTokens: ApiTokenService;
+  members: MemberService;
+  accessControls: AccessControlService;
+  workspaces: WorkspaceService;
+}

@@ -1,0 +1,65 @@
+/** The one place where every authenticated route declares what it needs: the token scope and the role permission. */
+import type { Permission } from '../domain/permissions.ts';
+import type { Scope } from '../domain/scopes.ts';
+import { DomainError } from '../kernel/errors.ts';
+import type { Caller } from '../services/caller.ts';
+
+export interface RoutePolicy {
+  /**
+   * What a scoped API token needs: one scope, `any` (every token, e.g. who am I), or `null` when scoped
+   * tokens are refused outright (users, tokens, access controls, billing: the spec keeps them from scoped tokens).
+   */
+  scope: Scope | 'any' | null;
+  /** The permission the caller's role must hold in the workspace; absent: any member may. */
+  permission?: Permission;
+  /** Only the workspace's owners (Access Controls). */
+  ownerOnly?: boolean;
+}
+
+export const routePolicies: Readonly<Record<string, RoutePolicy>> = {
+  'GET /api/v1/auth/me': { scope: 'any' },
+  'GET /api/v1/machines': { scope: 'machines:read' },
+  'POST /api/v1/machines': { scope: 'machines:write', permission: 'manage_machines' },
+  'DELETE /api/v1/machines/:id': { scope: 'machines:write', permission: 'manage_machines' },
+  'GET /api/v1/tests': { scope: 'tests:read' },
+  'POST /api/v1/tests': { scope: 'tests:write', permission: 'manage_tests' },
+  'PATCH /api/v1/tests/:id': { scope: 'tests:write', permission: 'manage_tests' },
+  'DELETE /api/v1/tests/:id': { scope: 'tests:write', permission: 'manage_tests' },
+  'GET /api/v1/api-tokens': { scope: null, permission: 'manage_api_tokens' },
+  'POST /api/v1/api-tokens': { scope: null, permission: 'manage_api_tokens' },
+  'DELETE /api/v1/api-tokens/:id': { scope: null, permission: 'manage_api_tokens' },
+  'POST /api/v1/api-tokens/:id/rotate': { scope: null, permission: 'manage_api_tokens' },
+  'GET /api/v1/workspace': { scope: 'any' },
+  'PATCH /api/v1/workspace': { scope: null, permission: 'manage_billing' },
+  'GET /api/v1/members': { scope: null },
+  'POST /api/v1/members': { scope: null, permission: 'manage_members' },
+  'PATCH /api/v1/members/:userId': { scope: null, permission: 'manage_members' },
+  'DELETE /api/v1/members/:userId': { scope: null, permission: 'manage_members' },
+  'GET /api/v1/access-controls': { scope: null, ownerOnly: true },
+  'PUT /api/v1/access-controls': { scope: null, ownerOnly: true },
+  'GET /api/v1/audit-log': { scope: null, permission: 'view_audit_log' },
+};
+
+export const policyKey = (method: string, route: string) => `${method.toUpperCase()} ${route.replace(/(.)\/$/, '$1')}`;
+
+/** Throws 403 when the caller's token scopes or role do not cover the route; a route without a policy is refused (fail closed). */
+export function enforcePolicy(caller: Caller, method: string, route: string): void {
+  const key = policyKey(method, route);
+  const policy = routePolicies[key];
+  if (!policy) throw new DomainError('internal_error', `no access policy is declared for ${key}`);
+  const scopes = caller.token?.scopes ?? [];
+  if (scopes.length > 0 && policy.scope !== 'any') {
+    if (policy.scope === null) {
+      throw new DomainError('insufficient_scope', 'scoped API tokens cannot manage users, tokens, access controls or billing');
+    }
+    if (!scopes.includes(policy.scope)) {
+      throw new DomainError('insufficient_scope', `this API token lacks the scope ${policy.scope}`);
+    }
+  }
+  if (policy.ownerOnly && caller.workspace.role !== 'owner') {
+    throw new DomainError('forbidden', 'only owners of the workspace may do this');
+  }
+  if (policy.permission && !caller.workspace.permissions.includes(policy.permission)) {
+    throw new DomainError('forbidden', `your role (${caller.workspace.role}) lacks the permission ${policy.permission}`);
+  }
+}

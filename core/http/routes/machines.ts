@@ -1,0 +1,58 @@
+/** /machines: list, register and delete the caller's workspace's machines. */
+import { Elysia, t } from 'elysia';
+import { afterCursorFilter, finishPage, PageQuery, parsePageRequest } from '../paging.ts';
+import type { RouteDeps } from '../route-deps.ts';
+import { requireCaller } from '../require-caller.ts';
+import { bearerSecurity, errorResponses, IdParams } from '../schemas/common.ts';
+import { MachineCreate, MachineView, toMachineView } from '../schemas/machine.ts';
+
+export const machineRoutes = (deps: RouteDeps) =>
+  new Elysia({ normalize: false, prefix: '/machines', detail: { tags: ['Machines'], security: bearerSecurity } })
+    .use(requireCaller(deps.authenticate))
+    .get(
+      '',
+      async ({ caller, query, request, set }) => {
+        const page = parsePageRequest(query);
+        const rows = await deps.machines.list(caller, {
+          limit: page.limit,
+          filter: afterCursorFilter(page.after),
+        });
+        return finishPage(rows, page, request, set.headers as Record<string, string>).map(toMachineView);
+      },
+      {
+        query: PageQuery,
+        response: { 200: t.Array(MachineView), 400: errorResponses[400], 401: errorResponses[401] },
+        detail: { summary: "List the workspace's machines, newest first" },
+      },
+    )
+    .post(
+      '',
+      async ({ caller, body, set }) => {
+        const machine = await deps.machines.create(caller, body);
+        set.status = 201;
+        return toMachineView(machine);
+      },
+      {
+        body: MachineCreate,
+        response: {
+          201: MachineView,
+          400: errorResponses[400],
+          401: errorResponses[401],
+          409: errorResponses[409],
+          413: errorResponses[413],
+        },
+        detail: { summary: 'Register a machine (hostname unique within the workspace)' },
+      },
+    )
+    .delete(
+      '/:id',
+      async ({ caller, params, set }) => {
+        await deps.machines.remove(caller, params.id);
+        set.status = 204;
+      },
+      {
+        params: IdParams,
+        response: { 204: t.Void(), 401: errorResponses[401], 404: errorResponses[404] },
+        detail: { summary: 'Delete a machine' },
+      },
+    );

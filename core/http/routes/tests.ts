@@ -1,0 +1,62 @@
+/** /tests: list, create, edit and delete the caller's workspace's test definitions. */
+import { Elysia, t } from 'elysia';
+import { afterCursorFilter, finishPage, PageQuery, parsePageRequest } from '../paging.ts';
+import type { RouteDeps } from '../route-deps.ts';
+import { requireCaller } from '../require-caller.ts';
+import { bearerSecurity, errorResponses, IdParams } from '../schemas/common.ts';
+import { TestCreate, TestPatch, TestView, toTestView } from '../schemas/test-definition.ts';
+
+export const testRoutes = (deps: RouteDeps) =>
+  new Elysia({ normalize: false, prefix: '/tests', detail: { tags: ['Tests'], security: bearerSecurity } })
+    .use(requireCaller(deps.authenticate))
+    .get(
+      '',
+      async ({ caller, query, request, set }) => {
+        const page = parsePageRequest(query);
+        const rows = await deps.tests.list(caller, {
+          limit: page.limit,
+          filter: afterCursorFilter(page.after),
+        });
+        return finishPage(rows, page, request, set.headers as Record<string, string>).map(toTestView);
+      },
+      {
+        query: PageQuery,
+        response: { 200: t.Array(TestView), 400: errorResponses[400], 401: errorResponses[401] },
+        detail: { summary: "List the workspace's tests, newest first" },
+      },
+    )
+    .post(
+      '',
+      async ({ caller, body, set }) => {
+        const test = await deps.tests.create(caller, body);
+        set.status = 201;
+        return toTestView(test);
+      },
+      {
+        body: TestCreate,
+        response: { 201: TestView, 400: errorResponses[400], 401: errorResponses[401], 413: errorResponses[413] },
+        detail: { summary: 'Create a test (status defaults to draft)' },
+      },
+    )
+    .patch(
+      '/:id',
+      async ({ caller, params, body }) => toTestView(await deps.tests.update(caller, params.id, body)),
+      {
+        params: IdParams,
+        body: TestPatch,
+        response: { 200: TestView, 400: errorResponses[400], 401: errorResponses[401], 404: errorResponses[404] },
+        detail: { summary: 'Change any of name, script, status' },
+      },
+    )
+    .delete(
+      '/:id',
+      async ({ caller, params, set }) => {
+        await deps.tests.remove(caller, params.id);
+        set.status = 204;
+      },
+      {
+        params: IdParams,
+        response: { 204: t.Void(), 401: errorResponses[401], 404: errorResponses[404] },
+        detail: { summary: 'Delete a test; its runs are kept' },
+      },
+    );

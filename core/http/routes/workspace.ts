@@ -1,0 +1,148 @@
+/** /workspace, /members, /access-controls and /audit-log: the caller's workspace and who may do what in it. */
+import { Elysia, t } from 'elysia';
+import { roles } from '../../domain/entities/membership.ts';
+import { permissions } from '../../domain/permissions.ts';
+import { listAudit, toAuditView } from '../../services/audit-log.ts';
+import { afterCursorFilter, finishPage, PageQuery, parsePageRequest } from '../paging.ts';
+import type { RouteDeps } from '../route-deps.ts';
+import { requireCaller } from '../require-caller.ts';
+import { bearerSecurity, errorResponses, Timestamp } from '../schemas/common.ts';
+import { literalUnion } from '../schemas/literal-union.ts';
+
+const Role = literalUnion(roles);
+const Member = t.Object(
+  {
+    user_id: t.String(),
+    username: t.Nullable(t.String()),
+    email: t.Nullable(t.String()),
+    name: t.Nullable(t.String()),
+    role: Role,
+    joined_at: Timestamp,
+  },
+  { title: 'Member' },
+);
+const RoleMap = t.Object({
+  owner: t.Array(t.String()),
+  admin: t.Array(t.String()),
+  member: t.Array(t.String()),
+  viewer: t.Array(t.String()),
+});
+const AccessControls = t.Object({ roles: RoleMap, permissions: t.Array(t.String()) }, { title: 'AccessControls' });
+const WorkspaceView = t.Object(
+  {
+    id: t.String(),
+    name: t.String(),
+    plan: t.String(),
+    status: t.String(),
+    limits: t.Object({
+      apiTokensPerUser: t.Integer(),
+      machines: t.Nullable(t.Integer()),
+      tests: t.Nullable(t.Integer()),
+      retentionDays: t.Integer(),
+      aiToolCallsPerMonth: t.Integer(),
+    }),
+    role: Role,
+    permissions: t.Array(t.String()),
+    created_at: Timestamp,
+  },
+  { title: 'Workspace' },
+);
+const AuditView = t.Object(
+  {
+    id: t.String(),
+    action: t.String(),
+    actor: t.Object({ type: t.String(), id: t.Nullable(t.String()), label: t.Nullable(t.String()), user_id: t.Nullable(t.String()) }),
+    target: t.Object({ type: t.String(), id: t.Nullable(t.String()), label: t.Nullable(t.String()) }),
+    details: t.Record(t.String(), t.Unknown()),
+    time: Timestamp,
+    workspace_id: t.String(),
+  },
+  { title: 'AuditEntry' },
+);
+const UserParams = t.Object({ userId: t.String() });
+
+export const workspaceRoutes = (deps: RouteDeps) =>
+  new Elysia({ normalize: false, detail: { security: bearerSecurity } })
+    .use(requireCaller(deps.authenticate))
+    .get('/workspace', ({ caller }) => deps.workspaces.get(caller), {
+      response: { 200: WorkspaceView, 401: errorResponses[401] },
+      detail: { tags: ['Workspace'], summary: "The caller's workspace, plan limits, role and permissions" },
+    })
+    .patch('/workspace', ({ caller, body }) => deps.workspaces.update(caller, body), {
+      body: t.Object(
+        { name: t.Optional(t.String({ minLength: 1, maxLength: 200 })), plan: t.Optional(t.String()) },
+        { additionalProperties: false },
+      ),
+      response: { 200: WorkspaceView, 400: errorResponses[400], 401: errorResponses[401], 403: errorResponses[403] },
+      detail: { tags: ['Workspace'], summary: 'Rename the workspace or change its plan (manage_billing)' },
+    })
+    .get('/members', ({ caller }) => deps.members.list(caller), {
+      response: { 200: t.Array(Member), 401: errorResponses[401], 403: errorResponses[403] },
+      detail: { tags: ['Members'], summary: 'Members of the workspace with their roles' },
+    })
+    .post(
+      '/members',
+      async ({ caller, body, set }) => {
+        const member = await deps.members.add(caller, body);
+        set.status = 201;
+        return member;
+      },
+      {
+        body: t.Object(
+          { user: t.String({ minLength: 1, description: 'e-mail or username of a user who has signed in once' }), role: Role },
+          { additionalProperties: false },
+        ),
+        response: { 201: Member, 400: errorResponses[400], 401: errorResponses[401], 403: errorResponses[403], 404: errorResponses[404], 409: errorResponses[409] },
+        detail: { tags: ['Members'], summary: 'Add a user with a role (manage_members; owner role only by owners)' },
+      },
+    )
+    .patch('/members/:userId', ({ caller, params, body }) => deps.members.changeRole(caller, params.userId, body.role), {
+      params: UserParams,
+      body: t.Object({ role: Role }, { additionalProperties: false }),
+      response: { 200: Member, 400: errorResponses[400], 401: errorResponses[401], 403: errorResponses[403], 404: errorResponses[404], 409: errorResponses[409] },
+      detail: { tags: ['Members'], summary: "Change a member's role; the last owner cannot be demoted" },
+    })
+    .delete(
+      '/members/:userId',
+      async ({ caller, params, set }) => {
+        await deps.members.remove(caller, params.userId);
+        set.status = 204;
+      },
+      {
+        params: UserParams,
+        response: { 204: t.Void(), 401: errorResponses[401], 403: errorResponses[403], 404: errorResponses[404], 409: errorResponses[409] },
+        detail: { tags: ['Members'], summary: 'Remove a member; the last owner cannot be removed' },
+      },
+    )
+    .get('/access-controls', ({ caller }) => deps.accessControls.get(caller), {
+      response: { 200: AccessControls, 401: errorResponses[401], 403: errorResponses[403] },
+      detail: { tags: ['Access controls'], summary: 'Permissions per role (owners only)' },
+    })
+    .put('/access-controls', ({ caller, body }) => deps.accessControls.update(caller, body.roles), {
+      body: t.Object(
+        {
+          roles: t.Record(t.String(), t.Array(t.String(), { description: permissions.join(', ') }), {
+            description: 'admin, member and/or viewer: the complete permission list each should hold',
+          }),
+        },
+        { additionalProperties: false },
+      ),
+      response: { 200: AccessControls, 400: errorResponses[400], 401: errorResponses[401], 403: errorResponses[403] },
+      detail: { tags: ['Access controls'], summary: 'Change permissions per role (owners only; owners keep all)' },
+    })
+    .get(
+      '/audit-log',
+      async ({ caller, query, request, set }) => {
+        const page = parsePageRequest(query);
+        const rows = await listAudit(deps.db.fork(), caller.workspace.workspaceId, {
+          limit: page.limit,
+          filter: afterCursorFilter(page.after),
+        });
+        return finishPage(rows, page, request, set.headers as Record<string, string>).map(toAuditView);
+      },
+      {
+        query: PageQuery,
+        response: { 200: t.Array(AuditView), 400: errorResponses[400], 401: errorResponses[401], 403: errorResponses[403] },
+        detail: { tags: ['Audit log'], summary: 'Activity in the workspace, newest first (view_audit_log)' },
+      },
+    );

@@ -1,0 +1,52 @@
+/** Domain errors with stable codes; only the HTTP layer maps a code to a status (see core/http/error-mapper.ts). */
+
+export const errorCodes = [
+  'bad_request',
+  'validation_failed',
+  'unauthorized',
+  'token_expired',
+  'forbidden',
+  'insufficient_scope',
+  'workspace_suspended',
+  'plan_no_api_access',
+  'plan_limit_api_tokens',
+  'plan_limit_machines',
+  'plan_limit_tests',
+  'not_found',
+  'conflict',
+  'last_owner',
+  'payload_too_large',
+  'unsupported_media_type',
+  'method_not_allowed',
+  'internal_error',
+  'service_unavailable',
+] as const;
+
+export type ErrorCode = (typeof errorCodes)[number];
+
+export class DomainError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    /** Extra machine-readable detail, e.g. the offending field. */
+    readonly details?: Record<string, unknown>,
+  ) {
+    super(message);
+    this.name = 'DomainError';
+  }
+}
+
+export const notFound = (what: string) => new DomainError('not_found', `${what} not found`);
+export const badRequest = (message: string, details?: Record<string, unknown>) =>
+  new DomainError('bad_request', message, details);
+export const conflict = (message: string) => new DomainError('conflict', message);
+export const unauthorized = (message = 'missing or invalid bearer token') => new DomainError('unauthorized', message);
+export const forbidden = (message = 'insufficient rights') => new DomainError('forbidden', message);
+
+/** Raised at boot for a broken plugin set: names the plugins involved. */
+export class KernelBootError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'KernelBootError';
+  }
+}

@@ -1,0 +1,14 @@
+/** The kernel's hook names; plugins add their own with `declare module` augmentation of `KernelHooks`. */
+
+export interface KernelHooks {
+  /** Every plugin is set up and the registry is frozen. */
+  'kernel:ready': { plugins: readonly string[] };
+  /** Stop has begun; teardowns follow in reverse boot order. */
+  'kernel:stopping': Record<string, never>;
+  /** A user signed in for the first time and got a workspace of their own. */
+  'workspace:created': { workspaceId: string; ownerUserId: string };
+  'machine:created': { workspaceId: string; machineId: string };
+  'machine:deleted': { workspaceId: string; machineId: string };
+  'test:created': { workspaceId: string; testId: string };
+  'test:deleted': { workspaceId: string; testId: string };
+}

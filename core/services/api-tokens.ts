@@ -1,0 +1,157 @@
+/** API-token use cases: create (plaintext shown once), list, revoke and rotate a user's personal tokens. */
+import { limitsOf } from '../../config/plans.ts';
+import { generateApiToken, hashApiToken, tokenHint } from '../domain/api-token-format.ts';
+import { ApiToken } from '../domain/entities/api-token.ts';
+import { isScope, scopes as allScopes } from '../domain/scopes.ts';
+import { badRequest, conflict, DomainError } from '../kernel/errors.ts';
+import type { ChangeFeed } from '../ports/change-feed.ts';
+import type { Database } from '../ports/database.ts';
+import { recordAudit } from './audit-log.ts';
+import type { Caller } from './caller.ts';
+import { findInWorkspace } from './workspace-scope.ts';
+
+export interface TokenInput {
+  name: string;
+  scopes?: string[];
+  expires_at?: string | null;
+}
+
+/** Longest allowed lifetime of a token with an expiry; `null` means it never expires. */
+const maxLifetimeMillis = 5 * 366 * 24 * 3600 * 1000;
+
+function parseExpiry(value: string | null | undefined, now: Date): Date | null {
+  if (value === undefined || value === null) return null;
+  const expiresAt = new Date(value);
+  if (!/^\d{4}-\d\d-\d\dT/.test(value) || Number.isNaN(expiresAt.getTime())) {
+    throw badRequest('expires_at must be an ISO 8601 timestamp such as 2027-01-31T00:00:00Z', { field: 'expires_at' });
+  }
+  if (expiresAt.getTime() <= now.getTime()) throw badRequest('expires_at must be in the future', { field: 'expires_at' });
+  if (expiresAt.getTime() - now.getTime() > maxLifetimeMillis) {
+    throw badRequest('expires_at may be at most 5 years ahead; omit it for a token that never expires', { field: 'expires_at' });
+  }
+  return expiresAt;
+}
+
+function parseScopes(values: string[] | undefined): string[] {
+  const unique = [...new Set(values ?? [])];
+  const unknown = unique.filter((scope) => !isScope(scope));
+  if (unknown.length > 0) {
+    throw badRequest(`unknown scope ${unknown.map((s) => `"${s}"`).join(', ')}; valid scopes: ${allScopes.join(', ')}`, {
+      field: 'scopes',
+    });
+  }
+  return unique.sort();
+}
+
+export function toApiTokenView(token: ApiToken) {
+  return {
+    id: token.id,
+    name: token.name,
+    scopes: token.scopes,
+    expires_at: token.expiresAt?.toISOString() ?? null,
+    last_used_at: token.lastUsedAt?.toISOString() ?? null,
+    created_at: token.createdAt.toISOString(),
+    rotated_at: token.rotatedAt?.toISOString() ?? null,
+    prefix: token.secretHint,
+    user_id: token.userId,
+  };
+}
+
+export function createApiTokenService(deps: { db: Database; changes: ChangeFeed }) {
+  const ownToken = (caller: Caller, id: string) =>
+    findInWorkspace(deps.db.fork(), ApiToken, caller.workspace.workspaceId, id, 'API token', {
+      userId: caller.userId,
+      revokedAt: null,
+    });
+
+  return {
+    async list(caller: Caller): Promise<ApiToken[]> {
+      return deps.db
+        .fork()
+        .find(
+          ApiToken,
+          { workspaceId: caller.workspace.workspaceId, userId: caller.userId, revokedAt: null },
+          { orderBy: { createdAt: 'desc', id: 'desc' } },
+        );
+    },
+
+    async create(caller: Caller, input: TokenInput): Promise<{ record: ApiToken; plaintext: string }> {
+      const now = new Date();
+      const name = input.name.trim();
+      if (!name) throw badRequest('name must not be blank', { field: 'name' });
+      const scopes = parseScopes(input.scopes);
+      const expiresAt = parseExpiry(input.expires_at, now);
+      const limit = limitsOf(caller.workspace.plan).apiTokensPerUser;
+      if (limit === 0) {
+        throw new DomainError('plan_limit_api_tokens', `the ${caller.workspace.plan} plan includes no API access`);
+      }
+      const em = deps.db.fork();
+      const active = await em.count(ApiToken, {
+        workspaceId: caller.workspace.workspaceId,
+        userId: caller.userId,
+        revokedAt: null,
+        $or: [{ expiresAt: null }, { expiresAt: { $gt: now } }],
+      });
+      if (active >= limit) {
+        throw new DomainError(
+          'plan_limit_api_tokens',
+          `the ${caller.workspace.plan} plan allows ${limit} API token${limit === 1 ? '' : 's'} per user; revoke one first`,
+        );
+      }
+      const plaintext = generateApiToken();
+      const record = em.create(ApiToken, {
+        id: crypto.randomUUID(),
+        workspaceId: caller.workspace.workspaceId,
+        userId: caller.userId,
+        name,
+        scopes,
+        secretHash: await hashApiToken(plaintext),
+        secretHint: tokenHint(plaintext),
+        expiresAt,
+        lastUsedAt: null,
+        revokedAt: null,
+        createdAt: now,
+        rotatedAt: null,
+      });
+      recordAudit(em, caller, 'api_token.created', { type: 'api_token', id: record.id, label: name }, { scopes, expires_at: expiresAt?.toISOString() ?? null });
+      await em.flush();
+      return { record, plaintext };
+    },
+
+    async revoke(caller: Caller, id: string): Promise<void> {
+      const em = deps.db.fork();
+      const token = await findInWorkspace(em, ApiToken, caller.workspace.workspaceId, id, 'API token', {
+        userId: caller.userId,
+        revokedAt: null,
+      });
+      token.revokedAt = new Date();
+      recordAudit(em, caller, 'api_token.revoked', { type: 'api_token', id: token.id, label: token.name });
+      await em.flush();
+      await deps.changes.publish({ kind: 'token', secretHash: token.secretHash });
+    },
+
+    async rotate(caller: Caller, id: string): Promise<{ record: ApiToken; plaintext: string }> {
+      const em = deps.db.fork();
+      const token = await findInWorkspace(em, ApiToken, caller.workspace.workspaceId, id, 'API token', {
+        userId: caller.userId,
+        revokedAt: null,
+      });
+      if (token.expiresAt && token.expiresAt.getTime() <= Date.now()) {
+        throw conflict('this API token has expired; rotation keeps the expiry, so create a new token instead');
+      }
+      const oldHash = token.secretHash;
+      const plaintext = generateApiToken();
+      token.secretHash = await hashApiToken(plaintext);
+      token.secretHint = tokenHint(plaintext);
+      token.rotatedAt = new Date();
+      recordAudit(em, caller, 'api_token.rotated', { type: 'api_token', id: token.id, label: token.name });
+      await em.flush();
+      await deps.changes.publish({ kind: 'token', secretHash: oldHash });
+      return { record: token, plaintext };
+    },
+
+    ownToken,
+  };
+}
+
+export type ApiTokenService = ReturnType<typeof createApiTokenService>;

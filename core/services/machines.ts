@@ -1,0 +1,95 @@
+/** Machine use cases: list, register and delete machines of the caller's workspace. */
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { limitsOf } from '../../config/plans.ts';
+import { Machine } from '../domain/entities/machine.ts';
+import { normalizeArch, normalizeHostname, normalizeIpAddress, normalizeOs } from '../domain/machine-rules.ts';
+import { checkName } from '../domain/test-rules.ts';
+import { conflict, DomainError } from '../kernel/errors.ts';
+import type { HookBus } from '../kernel/hook-bus.ts';
+import type { KernelHooks } from '../kernel/hooks.ts';
+import type { Database } from '../ports/database.ts';
+import { recordAudit } from './audit-log.ts';
+import type { Caller } from './caller.ts';
+import { findInWorkspace } from './workspace-scope.ts';
+
+export interface MachineInput {
+  name: string;
+  hostname: string;
+  ip_address: string;
+  os?: string;
+  arch?: string;
+  cpu_cores?: number;
+  memory_gb?: number;
+}
+
+export interface PageFilter {
+  limit: number;
+  filter: object;
+}
+
+export function createMachineService(deps: { db: Database; hooks: HookBus<KernelHooks> }) {
+  return {
+    async list(caller: Caller, page: PageFilter): Promise<Machine[]> {
+      return deps.db.fork().find(
+        Machine,
+        { workspaceId: caller.workspace.workspaceId, ...page.filter },
+        { orderBy: { createdAt: 'desc', id: 'desc' }, limit: page.limit + 1 },
+      );
+    },
+
+    async create(caller: Caller, input: MachineInput): Promise<Machine> {
+      const workspaceId = caller.workspace.workspaceId;
+      // Every field is checked before the database is asked anything.
+      const hostname = normalizeHostname(input.hostname);
+      const fields = {
+        name: checkName(input.name),
+        ipAddress: normalizeIpAddress(input.ip_address),
+        os: normalizeOs(input.os ?? 'linux'),
+        arch: normalizeArch(input.arch ?? 'x86_64'),
+        cpuCores: input.cpu_cores ?? 0,
+        memoryGb: input.memory_gb ?? 0,
+      };
+      const em = deps.db.fork();
+      const hostnameTaken = () => conflict(`a machine with hostname "${hostname}" is already registered in this workspace`);
+      // Stored hostnames are normalised to lower case, so equality is the case-insensitive check.
+      if (await em.count(Machine, { workspaceId, hostname })) throw hostnameTaken();
+      const limit = limitsOf(caller.workspace.plan).machines;
+      if (limit !== null && (await em.count(Machine, { workspaceId })) >= limit) {
+        throw new DomainError('plan_limit_machines', `the ${caller.workspace.plan} plan allows ${limit} machines`);
+      }
+      const now = new Date();
+      const machine = em.create(Machine, {
+        id: crypto.randomUUID(),
+        workspaceId,
+        hostname,
+        ...fields,
+        // Registered by hand: offline until an agent connects for it.
+        status: 'offline',
+        createdAt: now,
+        updatedAt: now,
+      });
+      recordAudit(em, caller, 'machine.created', { type: 'machine', id: machine.id, label: hostname });
+      try {
+        await em.flush();
+      } catch (error) {
+        // The unique index decides when two registrations race.
+        if (error instanceof UniqueConstraintViolationException) throw hostnameTaken();
+        throw error;
+      }
+      await deps.hooks.callHook('machine:created', { workspaceId, machineId: machine.id });
+      return machine;
+    },
+
+    async remove(caller: Caller, id: string): Promise<void> {
+      const workspaceId = caller.workspace.workspaceId;
+      const em = deps.db.fork();
+      const machine = await findInWorkspace(em, Machine, workspaceId, id, 'machine');
+      em.remove(machine);
+      recordAudit(em, caller, 'machine.deleted', { type: 'machine', id: machine.id, label: machine.hostname });
+      await em.flush();
+      await deps.hooks.callHook('machine:deleted', { workspaceId, machineId: machine.id });
+    },
+  };
+}
+
+export type MachineService = ReturnType<typeof createMachineService>;

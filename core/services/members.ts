@@ -1,0 +1,123 @@
+/** Membership use cases: list, add by e-mail or username, change a role, remove; the last owner always stays. */
+import type { EntityManager } from '@mikro-orm/core';
+import { Membership, type Role } from '../domain/entities/membership.ts';
+import { UserProfile } from '../domain/entities/user-profile.ts';
+import { conflict, DomainError, forbidden, notFound } from '../kernel/errors.ts';
+import type { ChangeFeed } from '../ports/change-feed.ts';
+import type { Database } from '../ports/database.ts';
+import { recordAudit } from './audit-log.ts';
+import type { Caller } from './caller.ts';
+import { isUuid } from './workspace-scope.ts';
+
+export interface MemberView {
+  user_id: string;
+  username: string | null;
+  email: string | null;
+  name: string | null;
+  role: Role;
+  joined_at: string;
+}
+
+const view = (membership: Membership, profile: UserProfile): MemberView => ({
+  user_id: profile.id,
+  username: profile.username ?? null,
+  email: profile.email ?? null,
+  name: profile.name ?? null,
+  role: membership.role as Role,
+  joined_at: membership.createdAt.toISOString(),
+});
+
+/** Only owners hand out, change or take away the owner role: an admin cannot make themselves owner. */
+function checkOwnerChange(caller: Caller, from: Role | null, to: Role | null) {
+  if ((from === 'owner' || to === 'owner') && caller.workspace.role !== 'owner') {
+    throw forbidden('only owners may grant, change or remove the owner role');
+  }
+}
+
+async function ownerCount(em: EntityManager, workspaceId: string) {
+  return em.count(Membership, { workspaceId, role: 'owner' });
+}
+
+export function createMemberService(deps: { db: Database; changes: ChangeFeed }) {
+  async function membershipOf(em: EntityManager, caller: Caller, userId: string) {
+    if (!isUuid(userId)) throw notFound('member');
+    const membership = await em.findOne(Membership, { workspaceId: caller.workspace.workspaceId, userId: userId.toLowerCase() });
+    if (!membership) throw notFound('member');
+    return membership;
+  }
+
+  return {
+    async list(caller: Caller): Promise<MemberView[]> {
+      const em = deps.db.fork();
+      const memberships = await em.find(
+        Membership,
+        { workspaceId: caller.workspace.workspaceId },
+        { orderBy: { createdAt: 'asc', id: 'asc' } },
+      );
+      const profiles = await em.find(UserProfile, { id: { $in: memberships.map((m) => m.userId) } });
+      const byId = new Map(profiles.map((p) => [p.id, p]));
+      return memberships.flatMap((m) => (byId.has(m.userId) ? [view(m, byId.get(m.userId)!)] : []));
+    },
+
+    async add(caller: Caller, input: { user: string; role: Role }): Promise<MemberView> {
+      checkOwnerChange(caller, null, input.role);
+      const em = deps.db.fork();
+      const handle = input.user.trim().toLowerCase();
+      const matches = await em.find(UserProfile, { $or: [{ email: { $ilike: handle } }, { username: { $ilike: handle } }] }, { limit: 2 });
+      // Users appear here once they have signed in; we do not probe the identity provider for others.
+      if (matches.length === 0) throw notFound(`user "${input.user}" (they must sign in once before they can be added)`);
+      if (matches.length > 1) throw conflict(`"${input.user}" matches more than one user; use the exact username`);
+      const profile = matches[0]!;
+      if (await em.count(Membership, { workspaceId: caller.workspace.workspaceId, userId: profile.id })) {
+        throw conflict(`${profile.username ?? profile.email} is already a member of this workspace`);
+      }
+      const membership = em.create(Membership, {
+        id: crypto.randomUUID(),
+        workspaceId: caller.workspace.workspaceId,
+        userId: profile.id,
+        role: input.role,
+        createdAt: new Date(),
+      });
+      recordAudit(em, caller, 'member.added', { type: 'user', id: profile.id, label: profile.username ?? profile.email }, { role: input.role });
+      await em.flush();
+      await deps.changes.publish({ kind: 'user', userId: profile.id });
+      return view(membership, profile);
+    },
+
+    async changeRole(caller: Caller, userId: string, role: Role): Promise<MemberView> {
+      const em = deps.db.fork();
+      const result = await em.transactional(async (tx) => {
+        const membership = await membershipOf(tx, caller, userId);
+        const from = membership.role as Role;
+        checkOwnerChange(caller, from, role);
+        if (from === 'owner' && role !== 'owner' && (await ownerCount(tx, caller.workspace.workspaceId)) <= 1) {
+          throw new DomainError('last_owner', 'the last owner cannot be demoted; make someone else owner first');
+        }
+        membership.role = role;
+        const profile = await tx.findOneOrFail(UserProfile, { id: membership.userId });
+        recordAudit(tx, caller, 'member.role_changed', { type: 'user', id: profile.id, label: profile.username ?? profile.email }, { from, to: role });
+        return view(membership, profile);
+      });
+      await deps.changes.publish({ kind: 'user', userId: result.user_id });
+      return result;
+    },
+
+    async remove(caller: Caller, userId: string): Promise<void> {
+      const em = deps.db.fork();
+      const removed = await em.transactional(async (tx) => {
+        const membership = await membershipOf(tx, caller, userId);
+        checkOwnerChange(caller, membership.role as Role, null);
+        if (membership.role === 'owner' && (await ownerCount(tx, caller.workspace.workspaceId)) <= 1) {
+          throw new DomainError('last_owner', 'the last owner cannot be removed; make someone else owner first');
+        }
+        const profile = await tx.findOne(UserProfile, { id: membership.userId });
+        tx.remove(membership);
+        recordAudit(tx, caller, 'member.removed', { type: 'user', id: membership.userId, label: profile?.username ?? profile?.email ?? null }, { role: membership.role });
+        return membership.userId;
+      });
+      await deps.changes.publish({ kind: 'user', userId: removed });
+    },
+  };
+}
+
+export type MemberService = ReturnType<typeof createMemberService>;

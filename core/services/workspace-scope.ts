@@ -1,0 +1,22 @@
+/** Workspace-scoped lookups: every tenant-owned row is found through its workspace, and a foreign or malformed id is simply not found. */
+import type { EntityManager, EntityName, FilterQuery } from '@mikro-orm/core';
+import { notFound } from '../kernel/errors.ts';
+
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export const isUuid = (value: string) => uuidPattern.test(value);
+
+export async function findInWorkspace<Entity extends { id: string; workspaceId: string }>(
+  em: EntityManager,
+  entity: EntityName<Entity>,
+  workspaceId: string,
+  id: string,
+  what: string,
+  extra: FilterQuery<Entity> = {} as FilterQuery<Entity>,
+): Promise<Entity> {
+  // A malformed id cannot exist; answering 404 (not 400) keeps ids opaque.
+  if (!isUuid(id)) throw notFound(what);
+  const row = await em.findOne(entity, { ...(extra as object), id: id.toLowerCase(), workspaceId } as FilterQuery<Entity>);
+  if (!row) throw notFound(what);
+  return row as Entity;
+}

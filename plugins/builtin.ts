@@ -1,0 +1,7 @@
+/** The built-in plugins by name; they load through the same path as third-party packages. */
+import type { PluginModule } from '../core/kernel/load-plugins.ts';
+
+export const builtinPlugins: Readonly<Record<string, () => Promise<PluginModule>>> = {
+  'identity-embedded': () => import('./identity-embedded/index.ts'),
+  'identity-oidc': () => import('./identity-oidc/index.ts'),
+};

@@ -1,0 +1,127 @@
+/** The browser flow: the login page (authorization endpoint, code + PKCE S256) and RP-initiated logout. */
+import { Elysia } from 'elysia';
+import type { AuthorizationCodeStore } from './authorization-codes.ts';
+import { loginPage, messagePage, PAGE_HEADERS } from './login-page.ts';
+import {
+  type AuthorizationRequest,
+  loginCookieHeader,
+  newLoginCookieValue,
+  readLoginCookie,
+  signLoginState,
+  verifyLoginState,
+} from './login-state.ts';
+import { readOAuthForm } from './oauth-form.ts';
+import { realmNotFound } from './oauth-responses.ts';
+import { signInWithPassword } from './password-sign-in.ts';
+import { isCodeChallenge } from './pkce.ts';
+import { grantedScope, type RealmContext } from './realm-context.ts';
+import { redirectUriAllowed, withQuery } from './redirect-uris.ts';
+
+type Query = Record<string, unknown>;
+
+/** One value of a query parameter; a repeated one counts as absent (RFC 6749 3.1). */
+const single = (query: Query, name: string) => (typeof query[name] === 'string' ? (query[name] as string) : undefined);
+
+const html = (status: number, body: string, headers: Record<string, string> = {}) =>
+  new Response(body, { status, headers: { ...PAGE_HEADERS, ...headers } });
+
+const redirect = (location: string) => new Response(null, { status: 302, headers: { location, 'cache-control': 'no-store' } });
+
+/** What the login page says for each refusal of the password check, in Keycloak's words where it has them. */
+const loginErrors: Record<string, string> = {
+  'Invalid user credentials': 'Invalid username or password.',
+  'Account disabled': 'Account is disabled, contact your administrator.',
+  'Account is not fully set up': 'Your password must be changed before you can sign in; ask an administrator to reset it.',
+};
+
+export function browserRoutes(ctx: RealmContext, codes: AuthorizationCodeStore) {
+  const known = (realm: string) => realm === ctx.realm;
+  const action = `${new URL(ctx.issuer).pathname}/protocol/openid-connect/auth`;
+  const allowed = (uri: string | undefined): uri is string => uri !== undefined && redirectUriAllowed(uri, ctx.config.redirectUris);
+
+  const showLogin = (loginState: string, extra: { username?: string; error?: string; cookie?: string } = {}) =>
+    html(
+      200,
+      loginPage({ realm: ctx.realm, action, loginState, username: extra.username, error: extra.error }),
+      extra.cookie ? { 'set-cookie': loginCookieHeader(ctx, extra.cookie) } : {},
+    );
+
+  return new Elysia()
+    .get('/realms/:realm/protocol/openid-connect/auth', async ({ params, query }) => {
+      if (!known(params.realm)) return realmNotFound();
+      // Until client and redirect URI are proven, errors are shown here: never send the browser somewhere unchecked.
+      if (single(query, 'client_id') !== ctx.config.clientId) return html(400, messagePage('Sign-in error', 'Client not found.'));
+      const redirectUri = single(query, 'redirect_uri');
+      if (!allowed(redirectUri)) return html(400, messagePage('Sign-in error', 'Invalid parameter: redirect_uri'));
+      const state = single(query, 'state');
+      const back = (error: string, description?: string) =>
+        redirect(withQuery(redirectUri, { error, error_description: description, state, iss: ctx.issuer }));
+
+      if (single(query, 'response_type') !== 'code') return back('unsupported_response_type', 'Only response_type=code is supported');
+      const method = single(query, 'code_challenge_method');
+      if (method === undefined) return back('invalid_request', 'Missing parameter: code_challenge_method');
+      if (method !== 'S256') return back('invalid_request', 'Invalid parameter: code_challenge_method');
+      const codeChallenge = single(query, 'code_challenge') ?? '';
+      if (!isCodeChallenge(codeChallenge)) return back('invalid_request', 'Invalid parameter: code_challenge');
+      // No single-sign-on cookie is kept, so there is never a session to reuse silently.
+      if ((single(query, 'prompt') ?? '').split(' ').includes('none')) return back('login_required');
+
+      const request: AuthorizationRequest = {
+        clientId: ctx.config.clientId,
+        redirectUri,
+        scope: grantedScope(single(query, 'scope')),
+        state,
+        nonce: single(query, 'nonce'),
+        codeChallenge,
+      };
+      const cookie = newLoginCookieValue();
+      return showLogin(await signLoginState(ctx, request, cookie), { cookie, username: single(query, 'login_hint') });
+    })
+    .post(
+      '/realms/:realm/protocol/openid-connect/auth',
+      async ({ params, request }) => {
+        if (!known(params.realm)) return realmNotFound();
+        const form = await readOAuthForm(request);
+        const loginState = form.ok ? form.values.login_state : undefined;
+        const pending = loginState ? await verifyLoginState(ctx, loginState, readLoginCookie(request)) : null;
+        if (!form.ok || !loginState || !pending) {
+          return html(400, messagePage('Sign-in expired', 'Your login attempt timed out or came from elsewhere. Start again from the application.'));
+        }
+        const { username, password } = form.values;
+        const result = await signInWithPassword(ctx.db, ctx.realm, { username, password }, ctx.config.passwordIterations);
+        if (!result.ok) {
+          ctx.logger.info('browser sign-in refused', { reason: result.description, username: username?.slice(0, 255) });
+          return showLogin(loginState, { username, error: loginErrors[result.description] ?? result.description });
+        }
+        const session = await ctx.sessions.create({ userId: result.user.id, clientId: pending.clientId, scope: pending.scope });
+        const code = await codes.issue({
+          sessionId: session.id,
+          userId: result.user.id,
+          clientId: pending.clientId,
+          redirectUri: pending.redirectUri,
+          codeChallenge: pending.codeChallenge,
+          nonce: pending.nonce,
+          scope: pending.scope,
+        });
+        return redirect(
+          withQuery(pending.redirectUri, { code, state: pending.state, session_state: session.id, iss: ctx.issuer }),
+        );
+      },
+      { parse: 'none' },
+    )
+    .get('/realms/:realm/protocol/openid-connect/logout', async ({ params, query }) => {
+      if (!known(params.realm)) return realmNotFound();
+      const hint = single(query, 'id_token_hint');
+      const claims = hint ? await ctx.tokens.verifyIdTokenHint(hint) : null;
+      if (hint && !claims) return html(400, messagePage('Logout error', 'Invalid parameter: id_token_hint'));
+      const target = single(query, 'post_logout_redirect_uri');
+      // As Keycloak: a redirect after logout needs to know the client, through the hint or client_id.
+      const clientKnown = claims?.azp === ctx.config.clientId || single(query, 'client_id') === ctx.config.clientId;
+      if (target !== undefined && !(clientKnown && allowed(target))) {
+        return html(400, messagePage('Logout error', 'Invalid redirect uri'));
+      }
+      if (claims) await ctx.sessions.end(claims.sid);
+      if (target !== undefined) return redirect(withQuery(target, { state: single(query, 'state') }));
+      return html(200, messagePage('Signed out', 'You are signed out.'));
+    });
+}

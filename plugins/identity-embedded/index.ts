@@ -1,0 +1,51 @@
+/** The embedded identity provider plugin: a Keycloak-compatible realm under /auth, with users and sessions in the database. */
+import { httpRoutesCapability } from '../../core/capabilities/http-routes.ts';
+import { definePlugin } from '../../core/kernel/define-plugin.ts';
+import { dataFilesPort } from '../../core/ports/data-files.ts';
+import { databasePort } from '../../core/ports/database.ts';
+import { ensureBootstrapAdmin } from './bootstrap-admin.ts';
+import { IdentityEmbeddedConfigSchema } from './config.ts';
+import { IdpAuthorizationCode } from './entities/idp-authorization-code.ts';
+import { IdpSession } from './entities/idp-session.ts';
+import { IdpUser } from './entities/idp-user.ts';
+import { createIdpRoutes } from './idp-routes.ts';
+import { IdentityEmbedded0001UsersAndSessions } from './migrations/0001-users-and-sessions.ts';
+import { IdentityEmbedded0002AuthorizationCodes } from './migrations/0002-authorization-codes.ts';
+import { createRealmContext } from './realm-context.ts';
+import { loadOrCreateRealmKey, REALM_KEY_FILE } from './realm-key.ts';
+
+export const identityEmbeddedEntities = [IdpUser, IdpSession, IdpAuthorizationCode];
+/** In the order they apply; never edit one that has shipped, add the next. */
+export const identityEmbeddedMigrations = [IdentityEmbedded0001UsersAndSessions, IdentityEmbedded0002AuthorizationCodes];
+
+export { type IdentityEmbeddedConfig, IdentityEmbeddedConfigSchema } from './config.ts';
+export { INITIAL_ADMIN_PASSWORD_FILE } from './bootstrap-admin.ts';
+export { REALM_KEY_FILE } from './realm-key.ts';
+export * from './realm-users.ts';
+export { countRealmUsers, listRealmUsers, type RealmUserQuery } from './realm-user-search.ts';
+
+export default definePlugin({
+  name: 'identity-embedded',
+  configSchema: IdentityEmbeddedConfigSchema,
+  entities: identityEmbeddedEntities,
+  migrations: identityEmbeddedMigrations,
+  async setup(ctx) {
+    const db = ctx.use(databasePort);
+    const files = ctx.use(dataFilesPort);
+    const { key, created } = await loadOrCreateRealmKey(files);
+    if (created) ctx.logger.info('generated the realm signing key', { kid: key.kid, file: REALM_KEY_FILE });
+    const realm = createRealmContext({ config: ctx.config, db, key, logger: ctx.logger });
+    if (ctx.config.bootstrapAdmin) {
+      await ensureBootstrapAdmin({
+        db,
+        files,
+        logger: ctx.logger,
+        realm: realm.realm,
+        admin: ctx.config.bootstrapAdmin,
+        passwordIterations: ctx.config.passwordIterations,
+      });
+    }
+    ctx.provide(httpRoutesCapability, { name: 'identity-embedded', routes: createIdpRoutes(realm) });
+    ctx.logger.info('embedded identity provider ready', { issuer: realm.issuer });
+  },
+});

@@ -1,0 +1,136 @@
+/** Boots the real service in-process for tests: PGlite in memory by default, a fresh PostgreSQL database when DATABASE_URL is set. */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from '../../config/load-config.ts';
+import { type BootOptions, bootService, type Service } from '../../core/boot-service.ts';
+import { createConsoleLogger } from '../../core/kernel/console-logger.ts';
+import { silentLogger } from '../../core/kernel/logger.ts';
+import { openDatabase } from '../../adapters/db/open-database.ts';
+import { createDiskDataFiles } from '../../adapters/files/disk-data-files.ts';
+import { createPackageStaticAssets } from '../../adapters/files/package-static-assets.ts';
+import { startPostgresServer } from './postgres-server.ts';
+
+export const adminPassword = 'admin-password-for-tests';
+
+export interface TestService {
+  service: Service;
+  dataDir: string;
+  /** In-process request against the app; `path` is relative to the origin. */
+  request(path: string, init?: RequestInit & { token?: string; json?: unknown }): Promise<Response>;
+  /** An access token from the embedded IdP's password grant. */
+  tokenFor(username: string, password?: string): Promise<string>;
+  /** Creates a user in the embedded IdP (admin API) and returns a token for them. */
+  createUser(username: string, options?: { roles?: string[]; email?: string }): Promise<string>;
+  stop(): Promise<void>;
+}
+
+export interface TestServiceOptions {
+  env?: Record<string, string>;
+  /** Reuse a data directory (restart tests); a fresh temp dir otherwise. */
+  dataDir?: string;
+  /** 'memory' (default unless DATABASE_URL), 'disk' (PGlite under dataDir), or a postgres URL. */
+  database?: 'memory' | 'disk' | string;
+  keepDataDir?: boolean;
+}
+
+export const usesPostgres = () => Boolean(process.env.DATABASE_URL);
+
+export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
+  const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'loadplane-test-')));
+  let postgres: Awaited<ReturnType<typeof startPostgresServer>> = null;
+  let databaseUrl: string | undefined;
+  if (options.database && options.database !== 'memory' && options.database !== 'disk') {
+    databaseUrl = options.database;
+  } else if (!options.database && usesPostgres()) {
+    postgres = await startPostgresServer();
+    if (!postgres) throw new Error('DATABASE_URL is set but no PostgreSQL server could be reached');
+    databaseUrl = postgres.url;
+  }
+  const config = loadConfig({
+    PORT: '8080',
+    DATA_DIR: dataDir,
+    BOOTSTRAP_ADMIN_USERNAME: 'admin',
+    BOOTSTRAP_ADMIN_PASSWORD: adminPassword,
+    LOCAL_AGENT: 'false',
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    ...options.env,
+  });
+  const openDb: BootOptions['openDatabase'] = (schema) =>
+    openDatabase({
+      ...schema,
+      databaseUrl: config.databaseUrl,
+      pgliteDir: options.database === 'disk' ? join(dataDir, 'pglite') : 'memory://',
+    });
+  const service = await bootService({
+    config,
+    // TEST_LOG=debug shows the service's log lines while debugging a test.
+    logger: process.env.TEST_LOG ? createConsoleLogger(process.env.TEST_LOG as 'debug') : silentLogger,
+    dataFiles: createDiskDataFiles(dataDir),
+    assets: createPackageStaticAssets(),
+    openDatabase: openDb,
+    fetch: () => Promise.reject(new Error('tests make no network calls')),
+    pluginConfigOverrides: { 'identity-embedded': { passwordIterations: 1000 } },
+  });
+
+  const origin = config.publicUrl;
+  const request: TestService['request'] = (path, init = {}) => {
+    const headers = new Headers(init.headers);
+    if (init.token) headers.set('authorization', `Bearer ${init.token}`);
+    let body = init.body;
+    if (init.json !== undefined) {
+      headers.set('content-type', 'application/json');
+      body = JSON.stringify(init.json);
+    }
+    return service.app.handle(new Request(`${origin}${path}`, { ...init, headers, body }));
+  };
+
+  const tokenFor = async (username: string, password = 'password-for-tests') => {
+    const response = await request(`/auth/realms/${config.authRealm}/protocol/openid-connect/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'password',
+        client_id: service.clientId,
+        client_secret: service.clientSecret,
+        username,
+        password,
+      }).toString(),
+    });
+    if (response.status !== 200) throw new Error(`password grant for ${username}: ${response.status} ${await response.text()}`);
+    return ((await response.json()) as { access_token: string }).access_token;
+  };
+
+  let adminToken: string | null = null;
+  const createUser: TestService['createUser'] = async (username, userOptions = {}) => {
+    adminToken ??= await tokenFor('admin', adminPassword);
+    const response = await request(`/auth/admin/realms/${config.authRealm}/users`, {
+      method: 'POST',
+      token: adminToken,
+      json: {
+        username,
+        email: userOptions.email ?? `${username}@example.test`,
+        firstName: username,
+        lastName: 'Tester',
+        enabled: true,
+        realmRoles: userOptions.roles ?? ['user'],
+        credentials: [{ type: 'password', value: 'password-for-tests', temporary: false }],
+      },
+    });
+    if (response.status !== 201) throw new Error(`create user ${username}: ${response.status} ${await response.text()}`);
+    return tokenFor(username);
+  };
+
+  return {
+    service,
+    dataDir,
+    request,
+    tokenFor,
+    createUser,
+    async stop() {
+      await service.stop();
+      await postgres?.stop();
+      if (!options.keepDataDir && !options.dataDir) await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}

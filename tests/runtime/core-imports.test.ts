@@ -1,0 +1,46 @@
+/** The core stays runtime-agnostic: no Bun, Deno, node:* or process in core/ (tests aside). */
+import { expect, test } from 'bun:test';
+import { readdir, readFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { repoRoot } from '../helpers/service-process.ts';
+
+const forbidden = [
+  /from\s+['"](bun|node:[\w/]+|deno)['"]/,
+  /import\(\s*['"](bun|node:[\w/]+)['"]\s*\)/,
+  /require\(\s*['"]node:/,
+  /\bBun\./,
+  /\bDeno\./,
+  /\bprocess\.(env|exit|argv|on|cwd)\b/,
+  /\bBuffer\./,
+];
+
+async function sourceFiles(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true });
+  const nested = await Promise.all(
+    entries.map((entry) => {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) return sourceFiles(path);
+      return entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') ? [path] : [];
+    }),
+  );
+  return nested.flat();
+}
+
+test('core/ and plugins/ import no runtime-specific API', async () => {
+  const offenders: string[] = [];
+  for (const root of ['core', 'plugins']) {
+    for (const file of await sourceFiles(join(repoRoot, root))) {
+      const lines = (await readFile(file, 'utf8')).split('\n');
+      lines.forEach((line, index) => {
+        if (forbidden.some((pattern) => pattern.test(line))) offenders.push(`${relative(repoRoot, file)}:${index + 1}: ${line.trim()}`);
+      });
+    }
+  }
+  expect(offenders).toEqual([]);
+});
+
+test('the check itself catches an offending line', () => {
+  expect(forbidden.some((pattern) => pattern.test("import { readFile } from 'node:fs/promises';"))).toBe(true);
+  expect(forbidden.some((pattern) => pattern.test('const port = process.env.PORT;'))).toBe(true);
+  expect(forbidden.some((pattern) => pattern.test("import { Elysia } from 'elysia';"))).toBe(false);
+});
