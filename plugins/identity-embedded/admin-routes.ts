@@ -153,10 +153,14 @@ export function adminRoutes(ctx: RealmContext) {
       if (!user) return userNotFound();
       return jsonResponse(200, user.realmRoles.map((role) => toRoleRepresentation(role, ctx.realm)));
     })
-    .post('/:id/role-mappings/realm', ({ params, request }) =>
-      changeRoles(params.id, request, (roles, names) => names.forEach((name) => roles.add(name))), raw,
+    .post(
+      '/:id/role-mappings/realm',
+      ({ params, request }) => changeRoles(params.id, request, (roles, names) => names.forEach((name) => roles.add(name))),
+      raw,
     )
-    .delete('/:id/role-mappings/realm', ({ params, request }) =>
-      changeRoles(params.id, request, (roles, names) => names.forEach((name) => roles.delete(name))), raw,
+    .delete(
+      '/:id/role-mappings/realm',
+      ({ params, request }) => changeRoles(params.id, request, (roles, names) => names.forEach((name) => roles.delete(name))),
+      raw,
     );
 }

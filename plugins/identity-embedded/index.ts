@@ -19,9 +19,25 @@ export const identityEmbeddedEntities = [IdpUser, IdpSession, IdpAuthorizationCo
 export const identityEmbeddedMigrations = [IdentityEmbedded0001UsersAndSessions, IdentityEmbedded0002AuthorizationCodes];
 
 export { type IdentityEmbeddedConfig, IdentityEmbeddedConfigSchema } from './config.ts';
-export { INITIAL_ADMIN_PASSWORD_FILE } from './bootstrap-admin.ts';
+export { BOOTSTRAP_ADMIN_ROLES, INITIAL_ADMIN_PASSWORD_FILE } from './bootstrap-admin.ts';
+export { DEFAULT_PASSWORD_ITERATIONS } from './config.ts';
+export { IDP_MOUNT_PATH } from './idp-routes.ts';
 export { REALM_KEY_FILE } from './realm-key.ts';
-export * from './realm-users.ts';
+export {
+  createRealmUser,
+  type DatabaseLike,
+  deleteRealmUser,
+  findRealmUserById,
+  findRealmUserByUsername,
+  type NewRealmUser,
+  type PasswordOptions,
+  type RealmUser,
+  type RealmUserChanges,
+  setRealmUserPassword,
+  updateRealmUser,
+  USER_EXISTS_WITH_SAME_EMAIL,
+  USER_EXISTS_WITH_SAME_USERNAME,
+} from './realm-users.ts';
 export { countRealmUsers, listRealmUsers, type RealmUserQuery } from './realm-user-search.ts';
 
 export default definePlugin({

@@ -77,8 +77,20 @@ describe('discovery and keys', () => {
     expect(keys[0]).toMatchObject({ kty: 'RSA', alg: 'RS256', use: 'sig' });
   });
 
+  test('the realm summary carries the same public key, as Keycloak\'s does', async () => {
+    const response = await idp.request('/auth/realms/loadplane');
+    expect(response.status).toBe(200);
+    const info = await response.json();
+    expect(info).toMatchObject({ realm: 'loadplane', 'token-service': `${TEST_ISSUER}/protocol/openid-connect` });
+    const { keys } = await (await idp.request(`${OIDC}/certs`)).json();
+    const der = Uint8Array.from(atob(info.public_key), (char) => char.charCodeAt(0));
+    const imported = await crypto.subtle.importKey('spki', der, { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' }, true, ['verify']);
+    expect((await crypto.subtle.exportKey('jwk', imported)).n).toBe(keys[0].n);
+  });
+
   test('an unknown realm is a JSON 404 on every endpoint', async () => {
     for (const [path, method] of [
+      ['/auth/realms/other', 'GET'],
       ['/auth/realms/other/.well-known/openid-configuration', 'GET'],
       ['/auth/realms/other/protocol/openid-connect/certs', 'GET'],
       ['/auth/realms/other/protocol/openid-connect/token', 'POST'],

@@ -1,4 +1,4 @@
-/** The realm's OpenID Connect endpoints under /realms/{realm}: discovery, JWKS, token, userinfo and logout. */
+/** The realm's OpenID Connect endpoints under /realms/{realm}: realm info, discovery, JWKS, token, userinfo and logout. */
 import { Elysia } from 'elysia';
 import { checkBearer } from './bearer-auth.ts';
 import { authenticateClient } from './client-auth.ts';
@@ -27,7 +27,27 @@ export function oidcRoutes(ctx: RealmContext, codeGrant?: CodeGrant) {
     return jsonResponse(200, { sub: check.user.id, ...ctx.tokens.profileClaims(check.user) }, NO_STORE);
   };
 
+  /** Keycloak's realm summary, which older adapters read for the key: base64 DER (SPKI), computed once. */
+  let realmInfo: Promise<Record<string, unknown>> | null = null;
+  const describeRealm = async () => {
+    const spki = new Uint8Array(await crypto.subtle.exportKey('spki', ctx.key.publicKey));
+    let binary = '';
+    for (const byte of spki) binary += String.fromCharCode(byte);
+    return {
+      realm: ctx.realm,
+      public_key: btoa(binary),
+      'token-service': `${ctx.issuer}/protocol/openid-connect`,
+      'account-service': `${ctx.issuer}/account`,
+      'tokens-not-before': 0,
+    };
+  };
+
   return new Elysia()
+    .get('/realms/:realm', async ({ params }) => {
+      if (!known(params.realm)) return realmNotFound();
+      realmInfo ??= describeRealm();
+      return jsonResponse(200, await realmInfo, PUBLIC_CACHE);
+    })
     .get('/realms/:realm/.well-known/openid-configuration', ({ params }) =>
       known(params.realm) ? jsonResponse(200, discoveryDocument(ctx), PUBLIC_CACHE) : realmNotFound(),
     )

@@ -7,6 +7,7 @@ import { type BootOptions, bootService, type Service } from '../../core/boot-ser
 import { createConsoleLogger } from '../../core/kernel/console-logger.ts';
 import { silentLogger } from '../../core/kernel/logger.ts';
 import { openDatabase } from '../../adapters/db/open-database.ts';
+import { changeFeedForConfig } from '../../adapters/pubsub/change-feed-for-config.ts';
 import { createDiskDataFiles } from '../../adapters/files/disk-data-files.ts';
 import { createPackageStaticAssets } from '../../adapters/files/package-static-assets.ts';
 import { startPostgresServer } from './postgres-server.ts';
@@ -62,10 +63,12 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
       databaseUrl: config.databaseUrl,
       pgliteDir: options.database === 'disk' ? join(dataDir, 'pglite') : 'memory://',
     });
+  // TEST_LOG=debug shows the service's log lines while debugging a test.
+  const logger = process.env.TEST_LOG ? createConsoleLogger(process.env.TEST_LOG as 'debug') : silentLogger;
   const service = await bootService({
     config,
-    // TEST_LOG=debug shows the service's log lines while debugging a test.
-    logger: process.env.TEST_LOG ? createConsoleLogger(process.env.TEST_LOG as 'debug') : silentLogger,
+    logger,
+    changeFeed: changeFeedForConfig(config, logger),
     dataFiles: createDiskDataFiles(dataDir),
     assets: createPackageStaticAssets(),
     openDatabase: openDb,

@@ -5,6 +5,7 @@ import { bootService } from '../../../core/boot-service.ts';
 import { createConsoleLogger } from '../../../core/kernel/console-logger.ts';
 import { KernelBootError } from '../../../core/kernel/errors.ts';
 import { databaseForConfig } from '../../db/database-for-config.ts';
+import { changeFeedForConfig } from '../../pubsub/change-feed-for-config.ts';
 import { createDiskDataFiles } from '../../files/disk-data-files.ts';
 import { createPackageStaticAssets } from '../../files/package-static-assets.ts';
 
@@ -28,6 +29,7 @@ async function main() {
     dataFiles: createDiskDataFiles(config.dataDir),
     assets: createPackageStaticAssets(),
     openDatabase: databaseForConfig(config),
+    changeFeed: changeFeedForConfig(config, logger),
     fetch: (request) => fetch(request),
   });
 
