@@ -57,6 +57,8 @@ export function loadConfig(env: Env): Readonly<Config> {
     defaultPlan: blankToUndefined(env.DEFAULT_PLAN) ?? 'enterprise',
     plugins: parseList(env.LOADPLANE_PLUGINS),
     maxBodyBytes: parseInteger(env, 'MAX_BODY_BYTES', 2 * 1024 * 1024),
+    agentGraceSeconds: parseInteger(env, 'AGENT_GRACE_SECONDS', 30),
+    maxLogLinesPerRun: parseInteger(env, 'MAX_LOG_LINES_PER_RUN', 100_000),
     logLevel: blankToUndefined(env.LOG_LEVEL) ?? 'info',
   };
   const errors = [...Value.Errors(ConfigSchema, candidate)];

@@ -26,6 +26,8 @@ export const ConfigSchema = Type.Object({
   /** Extra plugins by package name, loaded after the built-in ones. */
   plugins: Type.Array(Type.String({ minLength: 1 }), { description: 'LOADPLANE_PLUGINS' }),
   maxBodyBytes: Type.Integer({ minimum: 1024, description: 'MAX_BODY_BYTES' }),
+  agentGraceSeconds: Type.Integer({ minimum: 1, maximum: 3600, description: 'AGENT_GRACE_SECONDS' }),
+  maxLogLinesPerRun: Type.Integer({ minimum: 100, description: 'MAX_LOG_LINES_PER_RUN' }),
   logLevel: Type.Union(
     ['debug', 'info', 'warn', 'error'].map((level) => Type.Literal(level)),
     { description: 'LOG_LEVEL' },

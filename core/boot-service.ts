@@ -3,6 +3,7 @@ import type { EntitySchema } from '@mikro-orm/core';
 import type { Config } from '../config/schema.ts';
 import { builtinPlugins } from '../plugins/builtin.ts';
 import { httpRoutesCapability } from './capabilities/http-routes.ts';
+import { loadToolCapability } from './capabilities/load-tool.ts';
 import { tokenVerifierCapability } from './capabilities/token-verifier.ts';
 import { coreEntities } from './domain/entities/index.ts';
 import { coreMigrations } from './domain/migrations/index.ts';
@@ -28,6 +29,13 @@ import { createMachineService } from './services/machines.ts';
 import { createMemberService } from './services/members.ts';
 import { createTestDefinitionService } from './services/test-definitions.ts';
 import { createWorkspaceService } from './services/workspaces.ts';
+import { createConfigService } from './services/configs.ts';
+import { createAgentSessions } from './services/runs/agent-sessions.ts';
+import { createDispatcher } from './services/runs/dispatcher.ts';
+import { createLogStore } from './services/runs/log-store.ts';
+import type { RunContext } from './services/runs/run-context.ts';
+import { createRunEventBus } from './services/runs/run-event-bus.ts';
+import { createTaskService } from './services/runs/tasks.ts';
 
 export const serviceVersion = '0.1.0';
 
@@ -63,12 +71,14 @@ export interface Service {
   bootstrapWorkspaceId: string;
   /** API-token last-used marks; tests flush them on demand. */
   lastUsed: { flush(): Promise<void> };
+  /** The run machinery: event bus, connected agents, log store. */
+  runs: RunContext;
   stop(): Promise<void>;
 }
 
 /** Which plugins a config asks for: the embedded IdP unless AUTH_URL names an external one, then the extras. */
 export function pluginNamesFor(config: Readonly<Config>): string[] {
-  return [...(config.authUrl ? [] : ['identity-embedded']), 'identity-oidc', ...config.plugins];
+  return [...(config.authUrl ? [] : ['identity-embedded']), 'identity-oidc', 'load-tool-custom', 'load-tool-k6', ...config.plugins];
 }
 
 export async function bootService(options: BootOptions): Promise<Service> {
@@ -110,6 +120,8 @@ export async function bootService(options: BootOptions): Promise<Service> {
           realm: config.authRealm,
           clientId: config.authClientId,
           clientSecret,
+          // The bundled UI signs in with the authorization-code flow and returns to our own origin.
+          redirectUris: [`${config.publicUrl}/*`],
           ...(bootstrapUsername
             ? {
                 bootstrapAdmin: {
@@ -127,6 +139,19 @@ export async function bootService(options: BootOptions): Promise<Service> {
     const callers = createCallerResolver({ db: database, hooks: kernel.hooks, changes, defaultPlan: config.defaultPlan });
     const lastUsed = createLastUsedRecorder(database, options.lastUsedFlushMillis);
     const apiTokenAuthenticator = createApiTokenAuthenticator({ db: database, callers, changes, lastUsed });
+    const runs: RunContext = {
+      db: database,
+      bus: createRunEventBus(),
+      logs: createLogStore(database, config.maxLogLinesPerRun),
+      hooks: kernel.hooks,
+      logger: logger.child({ part: 'runs' }),
+      settings: { publicUrl: config.publicUrl, agentGraceMillis: config.agentGraceSeconds * 1000, heartbeatSeconds: 5 },
+      tools: new Map(kernel.getAll(loadToolCapability).map((tool) => [tool.tool, tool])),
+      agents: new Map(),
+    };
+    const dispatcher = createDispatcher(runs);
+    const agentSessions = createAgentSessions(runs, dispatcher);
+    await agentSessions.armAfterRestart();
     const deps = {
       db: database,
       hooks: kernel.hooks,
@@ -137,6 +162,11 @@ export async function bootService(options: BootOptions): Promise<Service> {
       members: createMemberService({ db: database, changes }),
       accessControls: createAccessControlService({ db: database, changes }),
       workspaces: createWorkspaceService({ db: database, changes }),
+      tasks: createTaskService(runs, dispatcher),
+      configs: createConfigService({ db: database }),
+      runs,
+      agentSessions,
+      publicUrl: config.publicUrl,
     };
     app = createApp({
       ...deps,
@@ -156,7 +186,10 @@ export async function bootService(options: BootOptions): Promise<Service> {
       clientSecret,
       bootstrapWorkspaceId: bootstrapWorkspace.id,
       lastUsed,
+      runs,
       async stop() {
+        agentSessions.stop();
+        for (const agent of runs.agents.values()) agent.close(1001, 'server stopping');
         await kernel.stop();
         await lastUsed.stop();
         await changes.close();

@@ -4,4 +4,6 @@ import type { PluginModule } from '../core/kernel/load-plugins.ts';
 export const builtinPlugins: Readonly<Record<string, () => Promise<PluginModule>>> = {
   'identity-embedded': () => import('./identity-embedded/index.ts'),
   'identity-oidc': () => import('./identity-oidc/index.ts'),
+  'load-tool-custom': () => import('./load-tool-custom/index.ts'),
+  'load-tool-k6': () => import('./load-tool-k6/index.ts'),
 };

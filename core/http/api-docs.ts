@@ -40,6 +40,36 @@ const swaggerPage = `<!doctype html>
 </body>
 </html>`;
 
+const errorContent = { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } };
+const upgrade = (summary: string, description: string, parameters: object[] = []) => ({
+  get: {
+    tags: [summary.startsWith('Agent') ? 'Agents' : 'Tasks'],
+    summary,
+    description,
+    parameters,
+    security: [{ bearerAuth: [] }],
+    responses: {
+      101: { description: 'Switching Protocols: the WebSocket is open' },
+      401: { description: 'missing or invalid token (before the upgrade)', content: errorContent },
+      403: { description: 'insufficient scope or permission (before the upgrade)', content: errorContent },
+      404: { description: 'unknown or foreign task (before the upgrade)', content: errorContent },
+    },
+  },
+});
+
+// Elysia's OpenAPI generator cannot describe WebSocket routes, so they are documented here as the GET upgrades they are.
+const webSocketDocs = {
+  '/api/v1/tasks/{id}/ws': upgrade(
+    'Follow a task over WebSocket',
+    'One JSON task event per text message ({type: log|done|error}); the server closes with 1000 after the terminal one and pings about every 30 s. A finished task answers a single done message.',
+    [{ name: 'id', in: 'path', required: true, schema: { type: 'string' }, description: 'task UUID or public id' }],
+  ),
+  '/api/v1/agent': upgrade(
+    'Agent connection',
+    'Agents dial out here with an API token holding machines:write and runs:write; JSON messages as in core/agent/protocol.ts.',
+  ),
+};
+
 export function apiDocs(assets: StaticAssets | null, version: string) {
   return new Elysia({ name: 'api-docs' })
     .use(
@@ -55,6 +85,8 @@ export function apiDocs(assets: StaticAssets | null, version: string) {
             description:
               'Self-hosted, multi-tenant load-testing control plane. Authenticate with a bearer JWT from the identity provider (or a personal API token). Every error answers {error, message}.',
           },
+          // The generator's PathsObject type is stricter than the OpenAPI text it emits.
+          paths: webSocketDocs as never,
           components: {
             securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT or psk_ API token' } },
           },

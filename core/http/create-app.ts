@@ -8,9 +8,12 @@ import { apiDocs } from './api-docs.ts';
 import { errorResponse, isDomainError } from './error-mapper.ts';
 import { readJsonBody, tooLarge } from './read-body.ts';
 import type { RouteDeps } from './route-deps.ts';
+import { agentRoutes } from './routes/agent.ts';
 import { apiTokenRoutes } from './routes/api-tokens.ts';
 import { authRoutes } from './routes/auth.ts';
+import { configRoutes } from './routes/configs.ts';
 import { machineRoutes } from './routes/machines.ts';
+import { taskRoutes } from './routes/tasks.ts';
 import { testRoutes } from './routes/tests.ts';
 import { workspaceRoutes } from './routes/workspace.ts';
 import { describeValidationError } from './validation-message.ts';
@@ -69,7 +72,10 @@ export function createApp(options: AppOptions) {
       .use(machineRoutes(options))
       .use(testRoutes(options))
       .use(apiTokenRoutes(options))
-      .use(workspaceRoutes(options)),
+      .use(workspaceRoutes(options))
+      .use(taskRoutes(options))
+      .use(configRoutes(options))
+      .use(agentRoutes(options)),
   );
 }
 

@@ -8,6 +8,10 @@ import type { MachineService } from '../services/machines.ts';
 import type { MemberService } from '../services/members.ts';
 import type { TestDefinitionService } from '../services/test-definitions.ts';
 import type { WorkspaceService } from '../services/workspaces.ts';
+import type { ConfigService } from '../services/configs.ts';
+import type { AgentSessions } from '../services/runs/agent-sessions.ts';
+import type { RunContext } from '../services/runs/run-context.ts';
+import type { TaskService } from '../services/runs/tasks.ts';
 import type { Authenticate } from './authenticate.ts';
 
 export interface RouteDeps {
@@ -20,4 +24,10 @@ export interface RouteDeps {
   members: MemberService;
   accessControls: AccessControlService;
   workspaces: WorkspaceService;
+  tasks: TaskService;
+  configs: ConfigService;
+  runs: RunContext;
+  agentSessions: AgentSessions;
+  /** Origin used in every URL the service hands out. */
+  publicUrl: string;
 }

@@ -9,7 +9,7 @@ export interface RoutePolicy {
    * What a scoped API token needs: one scope, `any` (every token, e.g. who am I), or `null` when scoped
    * tokens are refused outright (users, tokens, access controls, billing: the spec keeps them from scoped tokens).
    */
-  scope: Scope | 'any' | null;
+  scope: Scope | readonly Scope[] | 'any' | null;
   /** The permission the caller's role must hold in the workspace; absent: any member may. */
   permission?: Permission;
   /** Only the workspace's owners (Access Controls). */
@@ -38,9 +38,24 @@ export const routePolicies: Readonly<Record<string, RoutePolicy>> = {
   'GET /api/v1/access-controls': { scope: null, ownerOnly: true },
   'PUT /api/v1/access-controls': { scope: null, ownerOnly: true },
   'GET /api/v1/audit-log': { scope: null, permission: 'view_audit_log' },
+  'GET /api/v1/tasks': { scope: 'runs:read' },
+  'POST /api/v1/tasks': { scope: 'runs:write', permission: 'run_tests' },
+  'GET /api/v1/tasks/:id': { scope: 'runs:read' },
+  'DELETE /api/v1/tasks/:id': { scope: 'runs:write', permission: 'run_tests' },
+  'GET /api/v1/tasks/:id/log-stream': { scope: 'runs:read' },
+  'GET /api/v1/tasks/:id/ws': { scope: 'runs:read' },
+  'GET /api/v1/configs': { scope: 'tests:read' },
+  'POST /api/v1/configs': { scope: 'tests:write', permission: 'manage_tests' },
+  'GET /api/v1/configs/:id': { scope: 'tests:read' },
+  'PATCH /api/v1/configs/:id': { scope: 'tests:write', permission: 'manage_tests' },
+  'DELETE /api/v1/configs/:id': { scope: 'tests:write', permission: 'manage_tests' },
+  // An agent registers its machine and runs assignments: both scopes, and the right to manage machines.
+  'GET /api/v1/agent': { scope: ['machines:write', 'runs:write'], permission: 'manage_machines' },
 };
 
-export const policyKey = (method: string, route: string) => `${method.toUpperCase()} ${route.replace(/(.)\/$/, '$1')}`;
+/** WebSocket routes (Elysia lists them as WS) are GET requests asking for an upgrade. */
+export const policyKey = (method: string, route: string) =>
+  `${method.toUpperCase() === 'WS' ? 'GET' : method.toUpperCase()} ${route.replace(/(.)\/$/, '$1')}`;
 
 /** Throws 403 when the caller's token scopes or role do not cover the route; a route without a policy is refused (fail closed). */
 export function enforcePolicy(caller: Caller, method: string, route: string): void {
@@ -52,8 +67,10 @@ export function enforcePolicy(caller: Caller, method: string, route: string): vo
     if (policy.scope === null) {
       throw new DomainError('insufficient_scope', 'scoped API tokens cannot manage users, tokens, access controls or billing');
     }
-    if (!scopes.includes(policy.scope)) {
-      throw new DomainError('insufficient_scope', `this API token lacks the scope ${policy.scope}`);
+    const needed = typeof policy.scope === 'string' ? [policy.scope] : policy.scope;
+    const missing = needed.filter((scope) => !scopes.includes(scope));
+    if (missing.length > 0) {
+      throw new DomainError('insufficient_scope', `this API token lacks the scope ${missing.join(' and ')}`);
     }
   }
   if (policy.ownerOnly && caller.workspace.role !== 'owner') {

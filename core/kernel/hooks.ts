@@ -11,4 +11,19 @@ export interface KernelHooks {
   'machine:deleted': { workspaceId: string; machineId: string };
   'test:created': { workspaceId: string; testId: string };
   'test:deleted': { workspaceId: string; testId: string };
+  /** A task was created, pending dispatch. */
+  'run:created': { workspaceId: string; taskId: string };
+  /** A task was sent to its machines (the spec's test.started). */
+  'run:started': { workspaceId: string; taskId: string; testId: string; machineIds: string[] };
+  /** A task reached a final status: completed, failed or cancelled. */
+  'run:finished': {
+    workspaceId: string;
+    taskId: string;
+    testId: string;
+    machineIds: string[];
+    status: 'completed' | 'failed' | 'cancelled';
+    durationMs: number;
+  };
+  'machine:online': { workspaceId: string; machineId: string };
+  'machine:offline': { workspaceId: string; machineId: string };
 }

@@ -141,7 +141,8 @@ async function giveFirstWorkspace(options: CallerResolverOptions, userId: string
     const pending = bootstrap.pendingOwnerUsername?.toLowerCase() ?? null;
     const username = identity.preferred_username?.toLowerCase() ?? null;
     if (pending !== null && pending !== username) return false;
-    if ((await tx.count(Membership, { workspaceId: bootstrap.id })) > 0) return false;
+    // Service accounts (the local agent) may be members already; the claim is for the first owner.
+    if ((await tx.count(Membership, { workspaceId: bootstrap.id, role: 'owner' })) > 0) return false;
     bootstrap.pendingOwnerUsername = null;
     tx.create(Membership, { id: crypto.randomUUID(), workspaceId: bootstrap.id, userId, role: 'owner', createdAt: new Date() });
     return true;

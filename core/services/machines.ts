@@ -65,6 +65,9 @@ export function createMachineService(deps: { db: Database; hooks: HookBus<Kernel
         ...fields,
         // Registered by hand: offline until an agent connects for it.
         status: 'offline',
+        agentVersion: null,
+        lastSeenAt: null,
+        tools: [],
         createdAt: now,
         updatedAt: now,
       });

@@ -10,6 +10,7 @@ export const repoRoot = resolve(import.meta.dir, '../..');
 export interface ServiceProcess {
   url: string;
   port: number;
+  pid: number;
   /** Everything the process wrote to stdout and stderr so far. */
   output(): string;
   /** SIGTERM and wait for the exit code. */
@@ -39,8 +40,10 @@ export async function startServiceProcess(options: {
   env: Record<string, string>;
   runtime?: 'bun' | 'deno';
   timeoutMs?: number;
+  /** Reuse a port (a restart that agents reconnect to); a free one otherwise. */
+  port?: number;
 }): Promise<ServiceProcess> {
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const runtime = options.runtime ?? 'bun';
   const command =
     runtime === 'bun'
@@ -76,6 +79,7 @@ export async function startServiceProcess(options: {
   return {
     url,
     port,
+    pid: child.pid!,
     output: () => output,
     async stop() {
       if (child.exitCode !== null) return child.exitCode;

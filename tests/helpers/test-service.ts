@@ -16,6 +16,12 @@ export const adminPassword = 'admin-password-for-tests';
 
 export interface TestService {
   service: Service;
+  /** Set by `listen()`: the origin of the real socket server. */
+  url: string;
+  /** Serves the app on a real loopback socket (for SSE, WebSocket and agent tests). */
+  listen(): Promise<string>;
+  /** An API token of a fresh user (owner of their own workspace) with these scopes. */
+  apiToken(username: string, scopes?: string[]): Promise<{ token: string; jwt: string }>;
   dataDir: string;
   /** In-process request against the app; `path` is relative to the origin. */
   request(path: string, init?: RequestInit & { token?: string; json?: unknown }): Promise<Response>;
@@ -33,6 +39,8 @@ export interface TestServiceOptions {
   /** 'memory' (default unless DATABASE_URL), 'disk' (PGlite under dataDir), or a postgres URL. */
   database?: 'memory' | 'disk' | string;
   keepDataDir?: boolean;
+  /** The port `listen()` will use (PUBLIC_URL follows it); pick one with freePort(). */
+  port?: number;
 }
 
 export const usesPostgres = () => Boolean(process.env.DATABASE_URL);
@@ -48,8 +56,11 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     if (!postgres) throw new Error('DATABASE_URL is set but no PostgreSQL server could be reached');
     databaseUrl = postgres.url;
   }
+  const port = options.port ?? 8080;
   const config = loadConfig({
-    PORT: '8080',
+    PORT: String(port),
+    AGENT_GRACE_SECONDS: '3',
+    ...(options.port ? { PUBLIC_URL: `http://127.0.0.1:${options.port}` } : {}),
     DATA_DIR: dataDir,
     BOOTSTRAP_ADMIN_USERNAME: 'admin',
     BOOTSTRAP_ADMIN_PASSWORD: adminPassword,
@@ -124,16 +135,36 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     return tokenFor(username);
   };
 
-  return {
+  const apiToken: TestService['apiToken'] = async (username, scopes) => {
+    const jwt = await createUser(username);
+    const response = await request('/api/v1/api-tokens', { method: 'POST', token: jwt, json: { name: `${username} token`, ...(scopes ? { scopes } : {}) } });
+    if (response.status !== 201) throw new Error(`api token for ${username}: ${response.status} ${await response.text()}`);
+    return { token: ((await response.json()) as { token: string }).token, jwt };
+  };
+
+  let listening = false;
+  const handle: TestService = {
     service,
     dataDir,
+    url: '',
+    async listen() {
+      if (!listening) {
+        service.app.listen({ port, hostname: '127.0.0.1', idleTimeout: 120 });
+        listening = true;
+        handle.url = `http://127.0.0.1:${port}`;
+      }
+      return handle.url;
+    },
+    apiToken,
     request,
     tokenFor,
     createUser,
     async stop() {
+      if (listening) await service.app.stop(true);
       await service.stop();
       await postgres?.stop();
       if (!options.keepDataDir && !options.dataDir) await rm(dataDir, { recursive: true, force: true });
     },
   };
+  return handle;
 }

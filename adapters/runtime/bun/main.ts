@@ -4,6 +4,8 @@ import { ConfigError, loadConfig } from '../../../config/load-config.ts';
 import { bootService } from '../../../core/boot-service.ts';
 import { createConsoleLogger } from '../../../core/kernel/console-logger.ts';
 import { KernelBootError } from '../../../core/kernel/errors.ts';
+import { startNodeAgent } from '../../agent/start-node-agent.ts';
+import { provisionLocalAgentToken } from '../../../core/services/runs/local-agent-account.ts';
 import { databaseForConfig } from '../../db/database-for-config.ts';
 import { changeFeedForConfig } from '../../pubsub/change-feed-for-config.ts';
 import { createDiskDataFiles } from '../../files/disk-data-files.ts';
@@ -33,7 +35,8 @@ async function main() {
     fetch: (request) => fetch(request),
   });
 
-  service.app.listen({ port: config.port, hostname: config.host, maxRequestBodySize: config.maxBodyBytes });
+  // idleTimeout: streams send keep-alives well inside it; Bun's default of 10 s is too short for slow clients.
+  service.app.listen({ port: config.port, hostname: config.host, maxRequestBodySize: config.maxBodyBytes, idleTimeout: 120 });
   const port = service.app.server?.port ?? config.port;
   logger.info('loadplane is listening', {
     url: `http://${config.host}:${port}`,
@@ -42,12 +45,25 @@ async function main() {
     auth_url: service.authUrl,
   });
 
+  // The embedded default: one agent in this process, over loopback, through the real agent path.
+  const localAgent = config.localAgent
+    ? await startNodeAgent({
+        serverUrl: `http://${['0.0.0.0', '::'].includes(config.host) ? '127.0.0.1' : config.host}:${port}`,
+        token: await provisionLocalAgentToken(service.database, service.bootstrapWorkspaceId),
+        logger: logger.child({ component: 'local-agent' }),
+        system: { name: 'local agent' },
+      })
+    : null;
+
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     logger.info('stopping', { signal });
-    await service.app.stop();
+    await localAgent?.shutdown();
+    // Streams and agent sockets never end by themselves: close them instead of waiting forever.
+    for (const agent of service.runs.agents.values()) agent.close(1001, 'server restarting');
+    await service.app.stop(true);
     await service.stop();
     process.exit(0);
   };

@@ -1,9 +1,12 @@
 /** The core's entity list, handed to the ORM together with the plugins' own entities. */
 import { ApiToken } from './api-token.ts';
 import { AuditEntry } from './audit-entry.ts';
+import { LoadConfigEntity } from './load-config.ts';
 import { Machine } from './machine.ts';
 import { Membership } from './membership.ts';
 import { RolePermissionOverride } from './role-permission-override.ts';
+import { Task } from './task.ts';
+import { TaskAssignment } from './task-assignment.ts';
 import { TestDefinition } from './test-definition.ts';
 import { UserProfile } from './user-profile.ts';
 import { Workspace } from './workspace.ts';
@@ -17,4 +20,7 @@ export const coreEntities = [
   ApiToken,
   RolePermissionOverride,
   AuditEntry,
+  LoadConfigEntity,
+  Task,
+  TaskAssignment,
 ];

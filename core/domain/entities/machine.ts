@@ -15,6 +15,10 @@ export const Machine = defineEntity({
     cpuCores: p.integer(),
     memoryGb: p.integer(),
     status: p.string(),
+    agentVersion: p.string().nullable(),
+    lastSeenAt: p.datetime().nullable(),
+    /** Load tools the agent reported it can run. */
+    tools: p.json<string[]>(),
     createdAt: p.datetime(),
     updatedAt: p.datetime(),
   },

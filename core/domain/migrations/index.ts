@@ -1,5 +1,6 @@
 /** The core's migrations in the order they apply; never edit one that has shipped, add the next. */
 import { Migration0001Foundation } from './0001-foundation.ts';
 import { Migration0002Access } from './0002-access.ts';
+import { Migration0003Runs } from './0003-runs.ts';
 
-export const coreMigrations = [Migration0001Foundation, Migration0002Access];
+export const coreMigrations = [Migration0001Foundation, Migration0002Access, Migration0003Runs];

@@ -1,0 +1,267 @@
+/**
+ * The Loadplane agent: dials out to the server over one WebSocket, registers its machine, runs assignments through
+ * the load-tool plugins, streams log batches and metric snapshots, and reconnects with backoff, resuming its runs.
+ */
+import type { Assignment, LoadTool, MetricSnapshot, RunOutcome } from '../capabilities/load-tool.ts';
+import type { Logger } from '../kernel/logger.ts';
+import type { ProcessRunner } from '../ports/process-runner.ts';
+import { type AgentMessage, agentProtocolVersion, type ServerMessage } from './protocol.ts';
+import { runAssignment } from './run-assignment.ts';
+
+export interface SystemInfo {
+  hostname: string;
+  name?: string;
+  ip_address: string;
+  os: string;
+  arch: string;
+  cpu_cores: number;
+  memory_gb: number;
+}
+
+/** The smallest WebSocket surface the agent needs; the host adapts its runtime's client to it. */
+export interface AgentSocket {
+  send(text: string): void;
+  close(code?: number, reason?: string): void;
+  onOpen(handler: () => void): void;
+  onMessage(handler: (text: string) => void): void;
+  onClose(handler: (code: number, reason: string) => void): void;
+}
+
+export interface AgentOptions {
+  /** http(s):// origin of the server. */
+  serverUrl: string;
+  token: string;
+  system: SystemInfo;
+  version: string;
+  tools: ReadonlyMap<string, LoadTool>;
+  runner: ProcessRunner;
+  baseEnv: Record<string, string>;
+  logger: Logger;
+  connect(url: string, headers: Record<string, string>): AgentSocket;
+  /** Backoff between reconnects. */
+  minReconnectMillis?: number;
+  maxReconnectMillis?: number;
+  /** Log lines are sent in batches at most this often, or when a batch is full. */
+  logBatchMillis?: number;
+  maxBatchLines?: number;
+  metricsIntervalMillis?: number;
+}
+
+type LogMessage = Extract<AgentMessage, { type: 'log' }>;
+
+interface Run {
+  assignment: Assignment;
+  abort: AbortController;
+  seq: number;
+  pending: LogMessage['lines'];
+  /** Batches already sent, kept so a reconnect can resend what the server did not store. */
+  sent: LogMessage[];
+  flushTimer: ReturnType<typeof setTimeout> | null;
+  /** Set once the run ended; the run is forgotten after the server heard of it. */
+  ended: boolean;
+}
+
+const retainedBatches = 2_000;
+const maxOutbox = 20_000;
+
+export interface RunningAgent {
+  stop(): Promise<void>;
+  isConnected(): boolean;
+  machineId(): string | null;
+  /** Resolves once the agent is registered (welcome received). */
+  ready: Promise<string>;
+}
+
+export function startAgent(options: AgentOptions): RunningAgent {
+  const minBackoff = options.minReconnectMillis ?? 500;
+  const maxBackoff = options.maxReconnectMillis ?? 15_000;
+  const batchMillis = options.logBatchMillis ?? 50;
+  const maxBatch = options.maxBatchLines ?? 1_000;
+  const runs = new Map<string, Run>();
+  let socket: AgentSocket | null = null;
+  let welcomed = false;
+  let stopped = false;
+  let backoff = minBackoff;
+  let heartbeat: ReturnType<typeof setInterval> | null = null;
+  let reconnectTimer: ReturnType<typeof setTimeout> | null = null;
+  let machineId: string | null = null;
+  /** Messages produced while no socket was welcomed, in order. */
+  const outbox: AgentMessage[] = [];
+  let resolveReady!: (id: string) => void;
+  const ready = new Promise<string>((resolve) => (resolveReady = resolve));
+
+  const wsUrl = `${options.serverUrl.replace(/^http/, 'ws').replace(/\/+$/, '')}/api/v1/agent`;
+
+  function send(message: AgentMessage) {
+    if (socket && welcomed) {
+      try {
+        socket.send(JSON.stringify(message));
+        return;
+      } catch {
+        // fall through: keep it for the next connection
+      }
+    }
+    if (outbox.length >= maxOutbox) {
+      // Metrics are the first thing to give up; logs and outcomes stay.
+      const index = outbox.findIndex((m) => m.type === 'metrics');
+      outbox.splice(index >= 0 ? index : 0, 1);
+    }
+    outbox.push(message);
+  }
+
+  function flushLogs(run: Run) {
+    if (run.flushTimer) clearTimeout(run.flushTimer);
+    run.flushTimer = null;
+    while (run.pending.length > 0) {
+      const batch: LogMessage = { type: 'log', assignmentId: run.assignment.assignmentId, seq: ++run.seq, lines: run.pending.splice(0, maxBatch) };
+      run.sent.push(batch);
+      if (run.sent.length > retainedBatches) run.sent.shift();
+      send(batch);
+    }
+  }
+
+  async function execute(assignment: Assignment) {
+    if (runs.has(assignment.assignmentId)) return;
+    const run: Run = { assignment, abort: new AbortController(), seq: 0, pending: [], sent: [], flushTimer: null, ended: false };
+    runs.set(assignment.assignmentId, run);
+    const tool = options.tools.get(assignment.tool);
+    if (!tool) {
+      run.ended = true;
+      send({ type: 'start_failed', assignmentId: assignment.assignmentId, message: `this agent has no ${assignment.tool} plugin` });
+      runs.delete(assignment.assignmentId);
+      return;
+    }
+    let result: { outcome: RunOutcome; summary: MetricSnapshot; exitCode: number | null; startError?: string };
+    try {
+      result = await runAssignment({
+        tool,
+        assignment,
+        runner: options.runner,
+        signal: run.abort.signal,
+        baseEnv: options.baseEnv,
+        metricsIntervalMs: options.metricsIntervalMillis ?? 1000,
+        onStarted: () => send({ type: 'started', assignmentId: assignment.assignmentId }),
+        onLog: (line) => {
+          run.pending.push(line);
+          if (run.pending.length >= maxBatch) flushLogs(run);
+          else run.flushTimer ??= setTimeout(() => flushLogs(run), batchMillis);
+        },
+        onMetrics: (snapshot) => send({ type: 'metrics', assignmentId: assignment.assignmentId, snapshot }),
+      });
+    } catch (error) {
+      result = {
+        outcome: { status: 'failed', reason: String(error) },
+        summary: { histogram: { v: 1, buckets: '', count: 0, min: 0, max: 0, sum: 0 }, requests: 0, errors: 0, startedAt: Date.now(), endedAt: Date.now() },
+        exitCode: null,
+        startError: String(error),
+      };
+    }
+    flushLogs(run);
+    run.ended = true;
+    if (result.startError) {
+      send({ type: 'start_failed', assignmentId: assignment.assignmentId, message: result.startError });
+    } else {
+      send({
+        type: 'finished',
+        assignmentId: assignment.assignmentId,
+        status: result.outcome.status,
+        ...(result.outcome.reason ? { reason: result.outcome.reason.slice(0, 2000) } : {}),
+        exitCode: result.exitCode,
+        summary: result.summary,
+      });
+    }
+    // Keep the run for a resend until the outcome has left on a welcomed socket.
+    if (socket && welcomed && !outbox.some((m) => 'assignmentId' in m && m.assignmentId === assignment.assignmentId)) {
+      runs.delete(assignment.assignmentId);
+    }
+  }
+
+  function onServerMessage(text: string) {
+    let message: ServerMessage;
+    try {
+      message = JSON.parse(text) as ServerMessage;
+    } catch {
+      return;
+    }
+    switch (message.type) {
+      case 'welcome': {
+        welcomed = true;
+        backoff = minBackoff;
+        machineId = message.machineId;
+        if (heartbeat) clearInterval(heartbeat);
+        heartbeat = setInterval(() => send({ type: 'heartbeat' }), message.heartbeatSeconds * 1000);
+        // Resend the log batches the server had not stored when the connection broke.
+        const queued = new Set(outbox.filter((m) => m.type === 'log').map((m) => `${(m as LogMessage).assignmentId}:${(m as LogMessage).seq}`));
+        for (const { assignmentId, logSeq } of message.resumed) {
+          for (const batch of runs.get(assignmentId)?.sent ?? []) {
+            if (batch.seq > logSeq && !queued.has(`${assignmentId}:${batch.seq}`)) socket!.send(JSON.stringify(batch));
+          }
+        }
+        for (const id of message.unknown) {
+          runs.get(id)?.abort.abort();
+          runs.delete(id);
+        }
+        for (const queuedMessage of outbox.splice(0)) socket!.send(JSON.stringify(queuedMessage));
+        for (const [id, run] of runs) if (run.ended) runs.delete(id);
+        options.logger.info('agent registered', { machine_id: message.machineId, resumed: message.resumed.length });
+        resolveReady(message.machineId);
+        return;
+      }
+      case 'assign':
+        void execute(message.assignment);
+        return;
+      case 'cancel':
+        runs.get(message.assignmentId)?.abort.abort();
+        return;
+      case 'error':
+        options.logger.warn('server refused a message', { message: message.message });
+        return;
+    }
+  }
+
+  function connect() {
+    if (stopped) return;
+    welcomed = false;
+    const current = options.connect(wsUrl, { authorization: `Bearer ${options.token}` });
+    socket = current;
+    current.onOpen(() => {
+      const hello: AgentMessage = {
+        type: 'hello',
+        protocol: agentProtocolVersion,
+        ...options.system,
+        agent_version: options.version,
+        tools: [...options.tools.keys()],
+        running: [...runs.values()].map((run) => ({ assignmentId: run.assignment.assignmentId, logSeq: run.seq })),
+      };
+      current.send(JSON.stringify(hello));
+    });
+    current.onMessage(onServerMessage);
+    current.onClose((code, reason) => {
+      if (socket !== current) return;
+      socket = null;
+      welcomed = false;
+      if (heartbeat) clearInterval(heartbeat);
+      heartbeat = null;
+      if (stopped) return;
+      options.logger.warn('agent connection closed; reconnecting', { code, reason, in_ms: backoff });
+      // Jittered exponential backoff, so a restarted server is not hit by every agent at once.
+      reconnectTimer = setTimeout(connect, backoff * (0.75 + Math.random() / 2));
+      backoff = Math.min(maxBackoff, backoff * 2);
+    });
+  }
+
+  connect();
+
+  return {
+    ready,
+    isConnected: () => welcomed,
+    machineId: () => machineId,
+    async stop() {
+      stopped = true;
+      if (reconnectTimer) clearTimeout(reconnectTimer);
+      if (heartbeat) clearInterval(heartbeat);
+      for (const run of runs.values()) run.abort.abort();
+      socket?.close(1000, 'agent stopping');
+    },
+  };
+}

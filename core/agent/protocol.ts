@@ -1,0 +1,83 @@
+/** The agent protocol: JSON messages over one WebSocket that the agent dials out to /api/v1/agent. */
+import { type Static, Type } from '@sinclair/typebox';
+import type { Assignment, MetricSnapshot } from '../capabilities/load-tool.ts';
+
+export const agentProtocolVersion = 1;
+
+const Histogram = Type.Object({
+  v: Type.Literal(1),
+  buckets: Type.String({ maxLength: 1_000_000 }),
+  count: Type.Integer({ minimum: 0 }),
+  min: Type.Number({ minimum: 0 }),
+  max: Type.Number({ minimum: 0 }),
+  sum: Type.Number({ minimum: 0 }),
+});
+
+export const Snapshot = Type.Object({
+  histogram: Histogram,
+  requests: Type.Integer({ minimum: 0 }),
+  errors: Type.Integer({ minimum: 0 }),
+  startedAt: Type.Number(),
+  endedAt: Type.Number(),
+});
+
+const Id = Type.String({ minLength: 1, maxLength: 64 });
+
+/** Messages the agent sends. */
+export const AgentMessage = Type.Union([
+  Type.Object({
+    type: Type.Literal('hello'),
+    protocol: Type.Integer(),
+    hostname: Type.String({ minLength: 1, maxLength: 253 }),
+    name: Type.Optional(Type.String({ maxLength: 100 })),
+    ip_address: Type.String({ maxLength: 45 }),
+    os: Type.String({ maxLength: 20 }),
+    arch: Type.String({ maxLength: 20 }),
+    cpu_cores: Type.Integer({ minimum: 0 }),
+    memory_gb: Type.Integer({ minimum: 0 }),
+    agent_version: Type.String({ maxLength: 40 }),
+    tools: Type.Array(Type.String({ maxLength: 40 }), { maxItems: 50 }),
+    /** Assignments still running on the agent (after a reconnect), to be resumed. */
+    running: Type.Array(Type.Object({ assignmentId: Id, logSeq: Type.Integer({ minimum: 0 }) }), { maxItems: 100 }),
+  }),
+  Type.Object({ type: Type.Literal('heartbeat') }),
+  Type.Object({ type: Type.Literal('started'), assignmentId: Id }),
+  Type.Object({
+    type: Type.Literal('log'),
+    assignmentId: Id,
+    /** Batch sequence per assignment, starting at 1: the server drops batches it already stored. */
+    seq: Type.Integer({ minimum: 1 }),
+    lines: Type.Array(
+      Type.Object({ source: Type.Union([Type.Literal('out'), Type.Literal('err')]), text: Type.String(), ts: Type.Number() }),
+      { maxItems: 10_000 },
+    ),
+  }),
+  Type.Object({ type: Type.Literal('metrics'), assignmentId: Id, snapshot: Snapshot }),
+  Type.Object({
+    type: Type.Literal('finished'),
+    assignmentId: Id,
+    status: Type.Union([Type.Literal('completed'), Type.Literal('failed')]),
+    reason: Type.Optional(Type.String({ maxLength: 2000 })),
+    exitCode: Type.Union([Type.Integer(), Type.Null()]),
+    summary: Snapshot,
+  }),
+  Type.Object({ type: Type.Literal('start_failed'), assignmentId: Id, message: Type.String({ maxLength: 2000 }) }),
+]);
+export type AgentMessage = Static<typeof AgentMessage>;
+
+/** Messages the server sends. */
+export type ServerMessage =
+  | {
+      type: 'welcome';
+      machineId: string;
+      heartbeatSeconds: number;
+      /** Runs the server continues, with the last log batch it stored of each (the agent resends later ones). */
+      resumed: { assignmentId: string; logSeq: number }[];
+      /** Runs the server no longer knows: the agent stops them. */
+      unknown: string[];
+    }
+  | { type: 'assign'; assignment: Assignment }
+  | { type: 'cancel'; assignmentId: string }
+  | { type: 'error'; message: string };
+
+export type { MetricSnapshot };

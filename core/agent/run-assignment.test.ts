@@ -1,0 +1,209 @@
+import { describe, expect, test } from 'bun:test';
+import { existsSync } from 'node:fs';
+import { createNodeProcessRunner } from '../../adapters/process/node-process-runner.ts';
+import type { Assignment, LoadTool, MetricSnapshot, ToolCommand } from '../capabilities/load-tool.ts';
+import { LatencyHistogram } from '../domain/metrics/histogram.ts';
+import { MetricRecorder } from '../domain/metrics/metric-recorder.ts';
+import { type LogLine, runAssignment } from './run-assignment.ts';
+
+const runner = createNodeProcessRunner({ tailPollMs: 20, drainGraceMs: 300 });
+const baseEnv = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
+
+const assignment: Assignment = {
+  assignmentId: 'a-1',
+  taskId: 't-1',
+  testId: 'test-1',
+  tool: 'fake',
+  script: '',
+  config: null,
+  machineIndex: 0,
+  machineCount: 1,
+};
+
+/** A tool whose output lines `S <ms> ok|error` (stdout or sample file) are requests; everything else is logged. */
+function fakeTool(command: ToolCommand | (() => ToolCommand), available: Awaited<ReturnType<LoadTool['available']>> = { ok: true }): LoadTool {
+  return {
+    tool: 'fake',
+    validateScript: () => null,
+    available: async () => available,
+    command: () => (typeof command === 'function' ? command() : command),
+    createParser() {
+      const recorder = new MetricRecorder();
+      const sample = (line: string) => {
+        const [, ms, status] = line.split(' ');
+        recorder.request(Number(ms), status === 'error');
+      };
+      return {
+        onOutput(_source, line) {
+          if (!line.startsWith('S ')) return line;
+          sample(line);
+          return null;
+        },
+        onSample: sample,
+        takeInterval: (now) => recorder.takeInterval(now),
+        summary: () => recorder.summary(),
+        outcome: (code, signal) => (code === 0 ? { status: 'completed' } : { status: 'failed', reason: signal ? `killed by ${signal}` : `exit code ${code}` }),
+      };
+    },
+  };
+}
+
+function collector() {
+  const logs: LogLine[] = [];
+  const metrics: MetricSnapshot[] = [];
+  const pids: number[] = [];
+  return {
+    logs,
+    metrics,
+    pids,
+    hooks: {
+      onLog: (line: LogLine) => logs.push(line),
+      onMetrics: (snapshot: MetricSnapshot) => metrics.push(snapshot),
+      onStarted: (pid: number) => pids.push(pid),
+    },
+  };
+}
+
+function groupAlive(pid: number): boolean {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function waitFor(check: () => boolean, timeoutMs = 5_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('timed out waiting');
+    await Bun.sleep(20);
+  }
+}
+
+describe('runAssignment', () => {
+  test('runs the command in a fresh work dir, logs non-sample lines, summarises samples, cleans up', async () => {
+    const seen = collector();
+    const tool = fakeTool({
+      argv: ['sh', '-c', 'pwd; cat input.txt; echo; echo "$FROM_TOOL $FROM_BASE"; echo "S 12 ok"; echo "S 30 error"; echo oops >&2; exit 0'],
+      env: { FROM_TOOL: 'tool-env' },
+      files: { 'input.txt': 'from a file' },
+    });
+    const result = await runAssignment({ tool, assignment, runner, baseEnv: { ...baseEnv, FROM_BASE: 'base-env' }, ...seen.hooks });
+    expect(result.startError).toBeUndefined();
+    expect(result.outcome).toEqual({ status: 'completed' });
+    expect(result.exitCode).toBe(0);
+    expect(seen.pids).toHaveLength(1);
+    const out = seen.logs.filter((l) => l.source === 'out').map((l) => l.text);
+    expect(out.slice(1)).toEqual(['from a file', 'tool-env base-env']);
+    expect(seen.logs.find((l) => l.source === 'err')?.text).toBe('oops');
+    expect(seen.logs.every((l) => typeof l.ts === 'number' && !l.text.startsWith('S '))).toBe(true);
+    expect(existsSync(out[0]!)).toBe(false); // the work dir is gone
+    expect(result.summary.requests).toBe(2);
+    expect(result.summary.errors).toBe(1);
+    const histogram = LatencyHistogram.decode(result.summary.histogram);
+    expect(histogram.count).toBe(2);
+    expect(histogram.max).toBe(30);
+    // The final interval is flushed, so intervals add up to the summary.
+    expect(seen.metrics.reduce((sum, m) => sum + m.requests, 0)).toBe(2);
+  });
+
+  test('tails the sample file and emits interval snapshots while the tool runs', async () => {
+    const seen = collector();
+    const script = 'for i in 1 2 3 4 5 6; do echo "S $i ok" >> samples.txt; sleep 0.06; done; printf "S 99 error" >> samples.txt';
+    const tool = fakeTool({ argv: ['sh', '-c', script], sampleFile: 'samples.txt' });
+    const result = await runAssignment({ tool, assignment, runner, baseEnv, metricsIntervalMs: 50, ...seen.hooks });
+    expect(result.outcome.status).toBe('completed');
+    expect(result.summary.requests).toBe(7); // the last line, without newline, is drained at the end
+    expect(result.summary.errors).toBe(1);
+    expect(seen.metrics.length).toBeGreaterThanOrEqual(3);
+    expect(seen.metrics.reduce((sum, m) => sum + m.requests, 0)).toBe(7);
+    for (const snapshot of seen.metrics) expect(snapshot.endedAt).toBeGreaterThanOrEqual(snapshot.startedAt);
+  });
+
+  test('a non-zero exit is the parser\'s outcome', async () => {
+    const result = await runAssignment({ tool: fakeTool({ argv: ['sh', '-c', 'exit 7'] }), assignment, runner, baseEnv });
+    expect(result.outcome).toEqual({ status: 'failed', reason: 'exit code 7' });
+    expect(result.exitCode).toBe(7);
+    expect(result.startError).toBeUndefined();
+  });
+
+  test('an executable named as ./program is written with mode 0700 and run by its absolute path', async () => {
+    const seen = collector();
+    const tool = fakeTool({ argv: ['./run', 'arg'], files: { run: '#!/bin/sh\necho "ran $1 in $(basename "$PWD")"\n' } });
+    const result = await runAssignment({ tool, assignment, runner, baseEnv, ...seen.hooks });
+    expect(result.outcome.status).toBe('completed');
+    expect(seen.logs[0]!.text).toMatch(/^ran arg in loadplane-run-/);
+  });
+
+  test('abort kills the whole process group and ends failed/cancelled', async () => {
+    const seen = collector();
+    const controller = new AbortController();
+    const tool = fakeTool({ argv: ['sh', '-c', 'sleep 30 & echo "child $!"; wait'] });
+    const running = runAssignment({ tool, assignment, runner, baseEnv, signal: controller.signal, ...seen.hooks });
+    await waitFor(() => seen.logs.length > 0);
+    const child = Number(seen.logs[0]!.text.split(' ')[1]);
+    const started = Date.now();
+    controller.abort();
+    const result = await running;
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(result.outcome).toEqual({ status: 'failed', reason: 'cancelled' });
+    await waitFor(() => !groupAlive(seen.pids[0]!));
+    expect(() => process.kill(child, 0)).toThrow();
+  });
+
+  test('a tool that ignores SIGTERM is SIGKILLed after the grace', async () => {
+    const seen = collector();
+    const controller = new AbortController();
+    const tool = fakeTool({ argv: ['sh', '-c', 'trap "" TERM; echo ready; while true; do sleep 0.05; done'] });
+    const running = runAssignment({ tool, assignment, runner, baseEnv, signal: controller.signal, killGraceMs: 300, ...seen.hooks });
+    await waitFor(() => seen.logs.length > 0);
+    const started = Date.now();
+    controller.abort();
+    const result = await running;
+    expect(Date.now() - started).toBeGreaterThanOrEqual(250);
+    expect(Date.now() - started).toBeLessThan(3_000);
+    expect(result.outcome).toEqual({ status: 'failed', reason: 'cancelled' });
+    await waitFor(() => !groupAlive(seen.pids[0]!));
+  });
+
+  test('an already aborted signal starts nothing', async () => {
+    const seen = collector();
+    const result = await runAssignment({ tool: fakeTool({ argv: ['sh', '-c', 'echo no'] }), assignment, runner, baseEnv, signal: AbortSignal.abort(), ...seen.hooks });
+    expect(result.outcome).toEqual({ status: 'failed', reason: 'cancelled' });
+    expect(seen.pids).toEqual([]);
+  });
+
+  describe('start errors resolve with startError and an empty summary, never throw', () => {
+    const expectNotStarted = (result: Awaited<ReturnType<typeof runAssignment>>, reason: RegExp) => {
+      expect(result.startError).toMatch(reason);
+      expect(result.outcome.status).toBe('failed');
+      expect(result.exitCode).toBeNull();
+      expect(result.summary.requests).toBe(0);
+      expect(LatencyHistogram.decode(result.summary.histogram).count).toBe(0);
+    };
+
+    test('tool not available', async () => {
+      const tool = fakeTool({ argv: ['true'] }, { ok: false, reason: 'fake not found on PATH' });
+      expectNotStarted(await runAssignment({ tool, assignment, runner, baseEnv }), /fake is not available on this machine: fake not found on PATH/);
+    });
+
+    test('program missing', async () => {
+      const tool = fakeTool({ argv: ['/nonexistent/fake-tool', 'run'] });
+      expectNotStarted(await runAssignment({ tool, assignment, runner, baseEnv }), /cannot start \/nonexistent\/fake-tool.*not found/);
+    });
+
+    test('command() throws, or is empty', async () => {
+      const throwing = fakeTool(() => {
+        throw new Error('no script');
+      });
+      expectNotStarted(await runAssignment({ tool: throwing, assignment, runner, baseEnv }), /could not prepare the run: no script/);
+      expectNotStarted(await runAssignment({ tool: fakeTool({ argv: [] }), assignment, runner, baseEnv }), /empty command/);
+    });
+
+    test('bad file names', async () => {
+      const tool = fakeTool({ argv: ['true'], files: { '../escape': 'x' } });
+      expectNotStarted(await runAssignment({ tool, assignment, runner, baseEnv }), /work directory/);
+    });
+  });
+});

@@ -1,0 +1,25 @@
+/** One machine's share of a task: what it was sent, what it reported, how it ended. */
+import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import type { MetricSnapshot } from '../../capabilities/load-tool.ts';
+
+export const TaskAssignment = defineEntity({
+  name: 'TaskAssignment',
+  tableName: 'task_assignments',
+  properties: {
+    id: p.uuid().primary(),
+    taskId: p.uuid(),
+    workspaceId: p.uuid(),
+    machineId: p.uuid(),
+    machineIndex: p.integer(),
+    status: p.string(),
+    exitCode: p.integer().nullable(),
+    reason: p.text().nullable(),
+    summary: p.json<MetricSnapshot>().nullable(),
+    /** Highest log batch sequence stored, so a batch resent after a reconnect is not stored twice. */
+    lastLogSeq: p.integer(),
+    createdAt: p.datetime(),
+    startedAt: p.datetime().nullable(),
+    finishedAt: p.datetime().nullable(),
+  },
+});
+export type TaskAssignment = InferEntity<typeof TaskAssignment>;

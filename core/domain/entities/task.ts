@@ -1,0 +1,33 @@
+/** A task: one run of a test on one or more machines, with the metrics merged across them. */
+import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+
+export const Task = defineEntity({
+  name: 'Task',
+  tableName: 'tasks',
+  properties: {
+    id: p.uuid().primary(),
+    publicId: p.string().unique(),
+    workspaceId: p.uuid(),
+    testId: p.uuid(),
+    configId: p.uuid().nullable(),
+    status: p.string(),
+    transport: p.string(),
+    /** Machines asked for by the caller; empty: any one free machine. */
+    requestedMachineIds: p.json<string[]>(),
+    machineCount: p.integer(),
+    createdBy: p.uuid().nullable(),
+    p50: p.double().nullable(),
+    p95: p.double().nullable(),
+    p99: p.double().nullable(),
+    errorRate: p.double().nullable(),
+    requestsPerSec: p.double().nullable(),
+    totalRequests: p.bigint('number').nullable(),
+    errorMessage: p.text().nullable(),
+    logLines: p.integer(),
+    logTruncated: p.boolean(),
+    createdAt: p.datetime(),
+    startedAt: p.datetime().nullable(),
+    finishedAt: p.datetime().nullable(),
+  },
+});
+export type Task = InferEntity<typeof Task>;

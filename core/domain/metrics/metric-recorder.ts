@@ -1,0 +1,85 @@
+/**
+ * Accumulates one run's samples into interval snapshots and a whole-run summary (latency histograms plus counters):
+ * the shared bookkeeping of every load-tool output parser.
+ */
+import type { MetricSnapshot } from '../../capabilities/load-tool.ts';
+import { LatencyHistogram } from './histogram.ts';
+
+interface Window {
+  histogram: LatencyHistogram;
+  requests: number;
+  errors: number;
+  first: number | null;
+  last: number | null;
+}
+
+const emptyWindow = (): Window => ({ histogram: new LatencyHistogram(), requests: 0, errors: 0, first: null, last: null });
+
+/** A snapshot with no samples, e.g. for a run that never started. */
+export function emptySnapshot(startedAt: number, endedAt = startedAt): MetricSnapshot {
+  return { histogram: new LatencyHistogram().encode(), requests: 0, errors: 0, startedAt, endedAt };
+}
+
+export class MetricRecorder {
+  private interval = emptyWindow();
+  private readonly total = emptyWindow();
+  private readonly createdAt: number;
+
+  constructor(private readonly now: () => number = Date.now) {
+    this.createdAt = now();
+  }
+
+  /** One request: its latency in milliseconds and whether it failed. */
+  request(latencyMs: number, failed: boolean, at = this.now()): void {
+    this.latency(latencyMs, at);
+    this.count(1, failed ? 1 : 0, at);
+  }
+
+  /** A latency alone (tools that report durations and request counts as separate samples, like k6). */
+  latency(latencyMs: number, at = this.now()): void {
+    for (const window of [this.interval, this.total]) {
+      window.histogram.record(latencyMs);
+      this.touch(window, at);
+    }
+  }
+
+  /** Request and error counts alone. */
+  count(requests: number, errors: number, at = this.now()): void {
+    for (const window of [this.interval, this.total]) {
+      window.requests += requests;
+      window.errors += errors;
+      this.touch(window, at);
+    }
+  }
+
+  /** What happened since the previous call, or null when nothing did. */
+  takeInterval(now = this.now()): MetricSnapshot | null {
+    const window = this.interval;
+    if (window.first === null) return null;
+    this.interval = emptyWindow();
+    return {
+      histogram: window.histogram.encode(),
+      requests: window.requests,
+      errors: window.errors,
+      startedAt: window.first,
+      endedAt: Math.max(window.last ?? now, window.first),
+    };
+  }
+
+  /** The whole run: from the recorder's creation (the run's start) to now or the last sample. */
+  summary(now = this.now()): MetricSnapshot {
+    const startedAt = Math.min(this.createdAt, this.total.first ?? this.createdAt);
+    return {
+      histogram: this.total.histogram.encode(),
+      requests: this.total.requests,
+      errors: this.total.errors,
+      startedAt,
+      endedAt: Math.max(now, this.total.last ?? now, startedAt),
+    };
+  }
+
+  private touch(window: Window, at: number): void {
+    if (window.first === null || at < window.first) window.first = at;
+    if (window.last === null || at > window.last) window.last = at;
+  }
+}

@@ -1,0 +1,48 @@
+/** /agent: the WebSocket agents dial out to (no inbound port on load generators), authenticated with an API token. */
+import { Elysia } from 'elysia';
+import { DomainError } from '../../kernel/errors.ts';
+import type { AgentSession } from '../../services/runs/agent-sessions.ts';
+import { errorResponse } from '../error-mapper.ts';
+import type { RouteDeps } from '../route-deps.ts';
+import { enforcePolicy } from '../route-policy.ts';
+
+type Slot = { session?: AgentSession; early?: unknown[] };
+const slotOf = (ws: { raw: unknown }) => (ws.raw as { data: { agent?: Slot } }).data;
+
+export const agentRoutes = (deps: RouteDeps) =>
+  new Elysia({ normalize: false, detail: { tags: ['Agents'] } }).ws('/agent', {
+    async beforeHandle({ request }) {
+      try {
+        enforcePolicy(await deps.authenticate(request), 'GET', '/api/v1/agent');
+      } catch (error) {
+        if (error instanceof DomainError) return errorResponse(error);
+        throw error;
+      }
+    },
+    async open(ws) {
+      const data = slotOf(ws);
+      const slot: Slot = (data.agent ??= {});
+      const caller = await deps.authenticate(new Request('http://localhost', { headers: ws.data.headers as Record<string, string> }));
+      slot.session = deps.agentSessions.open(caller, {
+        send: (message) => void ws.send(JSON.stringify(message)),
+        close: (code, reason) => ws.close(code, reason),
+      });
+      // Messages that arrived while we authenticated are handled now, in order.
+      for (const message of slot.early ?? []) void slot.session.onMessage(message);
+      slot.early = undefined;
+    },
+    message(ws, message) {
+      const slot: Slot = (slotOf(ws).agent ??= {});
+      if (slot.session) void slot.session.onMessage(message);
+      else (slot.early ??= []).push(message);
+    },
+    async close(ws) {
+      await slotOf(ws).agent?.session?.onClose();
+    },
+    // Agents send a heartbeat every few seconds; Bun pings idle sockets and drops dead ones.
+    idleTimeout: 60,
+    sendPings: true,
+    maxPayloadLength: 16 * 1024 * 1024,
+    // OpenAPI has no WebSocket operation: documented as GET with 101 in api-docs.ts.
+    detail: { hide: true },
+  });

@@ -1,0 +1,196 @@
+/** /tasks: start, list, read and cancel runs, and follow one live over SSE (`log-stream`) or WebSocket (`ws`). */
+import { Elysia, t } from 'elysia';
+import { DomainError } from '../../kernel/errors.ts';
+import { TaskAssignment } from '../../domain/entities/task-assignment.ts';
+import { followTask } from '../../services/runs/follow-task.ts';
+import type { TaskEvent } from '../../services/runs/run-event-bus.ts';
+import { toTaskView } from '../../services/runs/task-view.ts';
+import { errorResponse } from '../error-mapper.ts';
+import { afterCursorFilter, finishPage, PageQuery, parsePageRequest } from '../paging.ts';
+import type { RouteDeps } from '../route-deps.ts';
+import { enforcePolicy } from '../route-policy.ts';
+import { requireCaller } from '../require-caller.ts';
+import { bearerSecurity, errorResponses, IdParams, Timestamp } from '../schemas/common.ts';
+import { literalUnion } from '../schemas/literal-union.ts';
+import { sseResponse } from '../sse-response.ts';
+
+const TaskView = t.Object(
+  {
+    id: t.String(),
+    public_id: t.String({ description: 'short id; addresses the task like its UUID' }),
+    test_id: t.String(),
+    config_id: t.Nullable(t.String()),
+    status: t.String({ description: 'pending, running, completed, failed or cancelled' }),
+    p50: t.Number({ description: 'milliseconds; 0 until measured' }),
+    p95: t.Number({ description: 'milliseconds' }),
+    p99: t.Number({ description: 'milliseconds' }),
+    error_rate: t.Number({ description: 'fraction 0..1' }),
+    requests_per_sec: t.Number(),
+    total_requests: t.Integer(),
+    machine_ids: t.Array(t.String(), { description: 'requested machines; empty: any free one' }),
+    transport: t.String(),
+    error: t.Nullable(t.String()),
+    log_url: t.String(),
+    created_at: Timestamp,
+    started_at: t.Nullable(Timestamp),
+    finished_at: t.Nullable(Timestamp),
+  },
+  { title: 'Task' },
+);
+
+const StartBody = t.Object(
+  {
+    testId: t.String({ minLength: 1 }),
+    transport: t.Optional(literalUnion(['sse', 'ws', 'long_polling'] as const, { description: 'default sse; long_polling falls back to sse' })),
+    machineIds: t.Optional(t.Array(t.String(), { maxItems: 50, description: 'machines to run on together; default: one free machine' })),
+    configId: t.Optional(t.String({ description: 'a load configuration (vus/duration or stages)' })),
+  },
+  { additionalProperties: false },
+);
+
+/** Last-Event-ID (header) or ?after= (query): the id of the last log event the client has. */
+function resumeFrom(request: Request): number | null {
+  const raw = request.headers.get('last-event-id') ?? new URL(request.url).searchParams.get('after');
+  if (raw === null || raw === '' || raw === 'end') return null;
+  return /^\d+$/.test(raw) ? Number(raw) : null;
+}
+
+const pingMillis = 30_000;
+const maxBufferedBytes = 4 * 1024 * 1024;
+
+export const taskRoutes = (deps: RouteDeps) =>
+  new Elysia({ normalize: false, prefix: '/tasks', detail: { tags: ['Tasks'], security: bearerSecurity } })
+    .ws('/:id/ws', {
+      // Authentication, policy and id resolution before the upgrade: a failure answers JSON with 401/403/404.
+      async beforeHandle({ request, params }) {
+        try {
+          const caller = await deps.authenticate(request);
+          enforcePolicy(caller, 'GET', '/api/v1/tasks/:id/ws');
+          await deps.tasks.find(caller, params.id);
+        } catch (error) {
+          if (error instanceof DomainError) return errorResponse(error);
+          throw error;
+        }
+      },
+      async open(ws) {
+        const request = new Request('http://localhost', { headers: ws.data.headers as Record<string, string> });
+        const caller = await deps.authenticate(request);
+        const task = await deps.tasks.find(caller, (ws.data.params as { id: string }).id);
+        let lastPong = Date.now();
+        const raw = ws.raw as unknown as { getBufferedAmount?: () => number; data: Record<string, unknown> };
+        const pinger = setInterval(() => {
+          // No pong for two ping intervals: the client is gone.
+          if (Date.now() - lastPong > 2 * pingMillis + 5_000) {
+            ws.close(1001, 'no pong');
+            return;
+          }
+          ws.ping();
+        }, pingMillis);
+        raw.data.onPong = () => (lastPong = Date.now());
+        const stop = await followTask(deps.runs, task.id, { afterId: resumeFrom(request) }, {
+          send(events: readonly TaskEvent[]) {
+            for (const event of events) ws.send(JSON.stringify(event));
+            return (raw.getBufferedAmount?.() ?? 0) < maxBufferedBytes;
+          },
+          end(reason) {
+            clearInterval(pinger);
+            if (reason === 'done') ws.close(1000, 'done');
+            else ws.close(1013, 'the client did not keep up');
+          },
+        });
+        raw.data.onClose = () => {
+          clearInterval(pinger);
+          stop();
+        };
+      },
+      pong(ws) {
+        ((ws.raw as unknown as { data: { onPong?: () => void } }).data.onPong ?? (() => {}))();
+      },
+      close(ws) {
+        ((ws.raw as unknown as { data: { onClose?: () => void } }).data.onClose ?? (() => {}))();
+      },
+      // OpenAPI has no WebSocket operation: documented as GET with 101 in api-docs.ts.
+      detail: { hide: true },
+    })
+    .use(requireCaller(deps.authenticate))
+    .get(
+      '',
+      async ({ caller, query, request, set }) => {
+        const page = parsePageRequest(query);
+        const rows = await deps.tasks.list(caller, { limit: page.limit, filter: afterCursorFilter(page.after) });
+        return finishPage(rows, page, request, set.headers as Record<string, string>).map((task) => toTaskView(task, deps.publicUrl));
+      },
+      {
+        query: PageQuery,
+        response: { 200: t.Array(TaskView), 400: errorResponses[400], 401: errorResponses[401], 403: errorResponses[403] },
+        detail: { summary: 'Tasks of the workspace, newest created first' },
+      },
+    )
+    .post(
+      '',
+      async ({ caller, body, set }) => {
+        const task = await deps.tasks.start(caller, body);
+        const assigned = (await deps.db.fork().find(TaskAssignment, { taskId: task.id })).map((a) => a.machineId);
+        const machineIds = assigned.length ? assigned : task.requestedMachineIds.length ? task.requestedMachineIds : ['pending'];
+        const path = task.transport === 'ws' ? 'ws' : 'log-stream';
+        const base = task.transport === 'ws' ? deps.publicUrl.replace(/^http/, 'ws') : deps.publicUrl;
+        const url = `${base}/api/v1/tasks/${task.id}/${path}`;
+        set.status = 202;
+        return {
+          id: task.id,
+          public_id: task.publicId,
+          status: 'pending' as const,
+          stream: Object.fromEntries(machineIds.map((machineId) => [machineId, { url, transport: task.transport }])),
+        };
+      },
+      {
+        body: StartBody,
+        response: {
+          202: t.Object({
+            id: t.String(),
+            public_id: t.String(),
+            status: t.Literal('pending'),
+            stream: t.Record(t.String(), t.Object({ url: t.String(), transport: t.String() }), {
+              description: 'by machine id (or "pending" while no machine is assigned): where to follow the run live',
+            }),
+          }),
+          400: errorResponses[400],
+          401: errorResponses[401],
+          403: errorResponses[403],
+          404: errorResponses[404],
+        },
+        detail: { summary: 'Start a test: 202 with the task id; follow progress with GET /tasks/:id' },
+      },
+    )
+    .get('/:id', async ({ caller, params }) => toTaskView(await deps.tasks.find(caller, params.id), deps.publicUrl), {
+      params: IdParams,
+      response: { 200: TaskView, 401: errorResponses[401], 403: errorResponses[403], 404: errorResponses[404] },
+      detail: { summary: 'A task by UUID or public id' },
+    })
+    .delete(
+      '/:id',
+      async ({ caller, params, set }) => {
+        await deps.tasks.cancel(caller, params.id);
+        set.status = 204;
+      },
+      {
+        params: IdParams,
+        response: { 204: t.Void(), 401: errorResponses[401], 403: errorResponses[403], 404: errorResponses[404] },
+        detail: { summary: 'Cancel a pending or running task (the agent kills the whole process tree)' },
+      },
+    )
+    .get(
+      '/:id/log-stream',
+      async ({ caller, params, request }) => {
+        const task = await deps.tasks.find(caller, params.id);
+        return sseResponse((sink) => followTask(deps.runs, task.id, { afterId: resumeFrom(request) }, sink));
+      },
+      {
+        params: IdParams,
+        response: { 401: errorResponses[401], 403: errorResponses[403], 404: errorResponses[404] },
+        detail: {
+          summary: 'Follow a task over SSE: one JSON task event per data: frame; Last-Event-ID resumes; a finished task answers a single done event',
+          responses: { 200: { description: 'text/event-stream', content: { 'text/event-stream': { schema: { type: 'string' } } } } },
+        },
+      },
+    );

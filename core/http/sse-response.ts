@@ -1,0 +1,64 @@
+/** Server-Sent Events for a task: one JSON task event per `data:` frame with its id, keep-alive comments, and a cut-off for slow clients. */
+import type { TaskEvent } from '../services/runs/run-event-bus.ts';
+import type { StreamSink } from '../services/runs/follow-task.ts';
+
+const encoder = new TextEncoder();
+/** What may wait unread for one client before it counts as too slow and is cut off. */
+export const maxQueuedBytes = 4 * 1024 * 1024;
+const keepAliveMillis = 15_000;
+
+export function frameOf(event: TaskEvent): string {
+  const id = event.type === 'log' ? (event.id !== undefined ? `id: ${event.id}\n` : '') : 'id: end\n';
+  return `${id}data: ${JSON.stringify(event)}\n\n`;
+}
+
+export function sseResponse(start: (sink: StreamSink) => Promise<() => void>): Response {
+  let stop: (() => void) | null = null;
+  let keepAlive: ReturnType<typeof setInterval> | null = null;
+  let closed = false;
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      async start(controller) {
+        const close = () => {
+          if (closed) return;
+          closed = true;
+          if (keepAlive) clearInterval(keepAlive);
+          controller.close();
+        };
+        const sink: StreamSink = {
+          send(events) {
+            if (closed) return false;
+            controller.enqueue(encoder.encode(events.map(frameOf).join('')));
+            // desiredSize goes negative as unread bytes pile up: a client this far behind is cut off.
+            return (controller.desiredSize ?? 0) > -maxQueuedBytes;
+          },
+          end(reason) {
+            if (reason === 'slow' && !closed) {
+              controller.enqueue(encoder.encode(`event: cutoff\ndata: ${JSON.stringify({ type: 'error', message: 'stream closed: the client did not keep up' })}\n\n`));
+            }
+            close();
+          },
+        };
+        keepAlive = setInterval(() => {
+          if (!closed) controller.enqueue(encoder.encode(': keep-alive\n\n'));
+        }, keepAliveMillis);
+        stop = await start(sink);
+        if (closed) stop();
+      },
+      cancel() {
+        closed = true;
+        if (keepAlive) clearInterval(keepAlive);
+        stop?.();
+      },
+    },
+    { highWaterMark: 0, size: (chunk) => chunk?.byteLength ?? 0 },
+  );
+  return new Response(stream, {
+    headers: {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache, no-transform',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+    },
+  });
+}

@@ -1,0 +1,117 @@
+/** Task use cases: start a run (pending, then dispatched), list, look up by UUID or public id, cancel. */
+import { Machine } from '../../domain/entities/machine.ts';
+import { LoadConfigEntity } from '../../domain/entities/load-config.ts';
+import { Task } from '../../domain/entities/task.ts';
+import { TestDefinition } from '../../domain/entities/test-definition.ts';
+import { isPublicId, newPublicId } from '../../domain/public-id.ts';
+import { isTerminal } from '../../domain/run-state.ts';
+import { badRequest, DomainError, notFound } from '../../kernel/errors.ts';
+import { recordAudit } from '../audit-log.ts';
+import type { Caller } from '../caller.ts';
+import type { PageFilter } from '../machines.ts';
+import { isUuid } from '../workspace-scope.ts';
+import type { Dispatcher } from './dispatcher.ts';
+import type { RunContext } from './run-context.ts';
+import { cancelTask } from './run-lifecycle.ts';
+
+export interface StartRunInput {
+  testId: string;
+  transport?: 'sse' | 'ws' | 'long_polling';
+  machineIds?: string[];
+  configId?: string;
+}
+
+export function createTaskService(ctx: RunContext, dispatcher: Dispatcher) {
+  async function find(workspaceId: string, id: string): Promise<Task> {
+    const key = id.trim().toLowerCase();
+    const filter = isUuid(key) ? { id: key } : isPublicId(key) ? { publicId: key } : null;
+    if (!filter) throw notFound('task');
+    const task = await ctx.db.fork().findOne(Task, { ...filter, workspaceId });
+    if (!task) throw notFound('task');
+    return task;
+  }
+
+  return {
+    find: (caller: Caller, id: string) => find(caller.workspace.workspaceId, id),
+    /** For stream routes that resolved the caller already. */
+    findInWorkspace: find,
+
+    async list(caller: Caller, page: PageFilter) {
+      return ctx.db.fork().find(
+        Task,
+        { workspaceId: caller.workspace.workspaceId, ...page.filter },
+        { orderBy: { createdAt: 'desc', id: 'desc' }, limit: page.limit + 1 },
+      );
+    },
+
+    async start(caller: Caller, input: StartRunInput): Promise<Task> {
+      const workspaceId = caller.workspace.workspaceId;
+      const em = ctx.db.fork();
+      if (!isUuid(input.testId)) throw notFound('test');
+      const test = await em.findOne(TestDefinition, { id: input.testId.toLowerCase(), workspaceId, deletedAt: null });
+      if (!test) throw notFound('test');
+      if (!ctx.tools.has(test.tool)) {
+        throw new DomainError('bad_request', `running ${test.tool} tests is not supported yet; supported tools: ${[...ctx.tools.keys()].sort().join(', ')}`);
+      }
+      const tool = ctx.tools.get(test.tool)!;
+      const problem = tool.validateScript(test.script);
+      if (problem) throw badRequest(`the test's script cannot run: ${problem}`, { field: 'script' });
+      const machineIds = [...new Set((input.machineIds ?? []).map((id) => id.toLowerCase()))];
+      if (machineIds.length > 50) throw badRequest('at most 50 machines per task', { field: 'machineIds' });
+      if (machineIds.length > 0) {
+        const found = machineIds.every(isUuid) ? await em.find(Machine, { id: { $in: machineIds }, workspaceId }) : [];
+        const missing = machineIds.find((id) => !found.some((m) => m.id === id));
+        if (missing) throw notFound(`machine ${missing}`);
+      }
+      if (input.configId !== undefined) {
+        if (!isUuid(input.configId) || !(await em.findOne(LoadConfigEntity, { id: input.configId.toLowerCase(), workspaceId }))) {
+          throw notFound('config');
+        }
+      }
+      const task = em.create(Task, {
+        id: crypto.randomUUID(),
+        publicId: newPublicId(),
+        workspaceId,
+        testId: test.id,
+        configId: input.configId?.toLowerCase() ?? null,
+        status: 'pending',
+        // Long polling is not implemented: it falls back to SSE (spec rule 2).
+        transport: input.transport === 'ws' ? 'ws' : 'sse',
+        requestedMachineIds: machineIds,
+        machineCount: Math.max(1, machineIds.length),
+        createdBy: caller.userId,
+        p50: null,
+        p95: null,
+        p99: null,
+        errorRate: null,
+        requestsPerSec: null,
+        totalRequests: null,
+        errorMessage: null,
+        logLines: 0,
+        logTruncated: false,
+        createdAt: new Date(),
+        startedAt: null,
+        finishedAt: null,
+      });
+      recordAudit(em, caller, 'run.started', { type: 'task', id: task.id, label: `${test.name} (${task.publicId})` }, { test_id: test.id, machine_ids: machineIds });
+      await em.flush();
+      await ctx.hooks.callHook('run:created', { workspaceId, taskId: task.id });
+      // Dispatch right away, so the answer can name the machine when one is free.
+      await dispatcher.kick();
+      return (await ctx.db.fork().findOne(Task, { id: task.id })) ?? task;
+    },
+
+    async cancel(caller: Caller, id: string): Promise<void> {
+      const task = await find(caller.workspace.workspaceId, id);
+      // Cancelling a finished run changes nothing; the answer is the same 204 (idempotent DELETE).
+      if (isTerminal(task.status)) return;
+      const em = ctx.db.fork();
+      recordAudit(em, caller, 'run.cancelled', { type: 'task', id: task.id, label: task.publicId });
+      await em.flush();
+      await cancelTask(ctx, task);
+      await dispatcher.kick();
+    },
+  };
+}
+
+export type TaskService = ReturnType<typeof createTaskService>;

@@ -1,0 +1,71 @@
+/**
+ * Reads a k6 run: the JSON sample file (`--out json`, one object per line, https://grafana.com/docs/k6/latest/results-output/real-time/json/)
+ * gives requests, failures and latencies; stdout/stderr are the log (logfmt lines tidied) and hold the diagnostics.
+ */
+import type { ToolOutputParser } from '../../core/capabilities/load-tool.ts';
+import { MetricRecorder } from '../../core/domain/metrics/metric-recorder.ts';
+import { type K6Diagnostics, k6Outcome } from './k6-exit-codes.ts';
+import { formatK6LogLine, parseK6LogLine } from './k6-log-line.ts';
+
+const wanted = new Set(['http_req_duration', 'http_reqs', 'http_req_failed']);
+
+/**
+ * k6 writes Points as `{"metric":"…","type":"Point","data":{"time":"…","value":…,"tags":…}}` (easyjson, fixed field
+ * order); matching that prefix skips a JSON.parse of the tags for the hot path: a busy run writes ~16 lines per request.
+ */
+const fastPoint = /^\{"metric":"(http_req_duration|http_reqs|http_req_failed)","type":"Point","data":\{"time":"([^"]+)","value":([^,}]+)/;
+const crossed = /thresholds on metrics? '?([^']+?)'? ha(?:ve|s) been crossed/;
+
+/** RFC 3339 with nanoseconds → epoch ms (Date.parse wants at most milliseconds). */
+function epochMs(time: string, fallback: number): number {
+  const parsed = Date.parse(time.replace(/(\.\d{3})\d+/, '$1'));
+  return Number.isFinite(parsed) ? parsed : fallback;
+}
+
+interface Point {
+  metric: string;
+  time: string;
+  value: number;
+}
+
+function readPoint(line: string): Point | null {
+  const fast = fastPoint.exec(line);
+  if (fast) return { metric: fast[1]!, time: fast[2]!, value: Number(fast[3]) };
+  if (!line.includes('"Point"') || !line.includes('"http_req')) return null;
+  try {
+    const parsed = JSON.parse(line) as { type?: string; metric?: string; data?: { time?: string; value?: number } };
+    if (parsed.type !== 'Point' || !parsed.metric || !wanted.has(parsed.metric) || typeof parsed.data?.value !== 'number') return null;
+    return { metric: parsed.metric, time: parsed.data.time ?? '', value: parsed.data.value };
+  } catch {
+    return null;
+  }
+}
+
+export function createK6Parser(now: () => number = Date.now): ToolOutputParser {
+  const recorder = new MetricRecorder(now);
+  const diagnostics: K6Diagnostics = {};
+
+  return {
+    onOutput(_source, line) {
+      const log = parseK6LogLine(line);
+      if (!log) return line;
+      if (log.level === 'error' || log.level === 'fatal') {
+        const thresholds = crossed.exec(log.message);
+        if (thresholds) diagnostics.crossedThresholds = thresholds[1]!.replace(/'/g, '');
+        else diagnostics.lastError = log.message;
+      }
+      return formatK6LogLine(log);
+    },
+    onSample(line) {
+      const point = readPoint(line);
+      if (!point || !Number.isFinite(point.value)) return;
+      const at = epochMs(point.time, now());
+      if (point.metric === 'http_req_duration') recorder.latency(point.value, at);
+      else if (point.metric === 'http_reqs') recorder.count(point.value, 0, at);
+      else if (point.value !== 0) recorder.count(0, 1, at); // http_req_failed: a rate, 1 for a failed request
+    },
+    takeInterval: (at) => recorder.takeInterval(at),
+    summary: () => recorder.summary(),
+    outcome: (exitCode, signal) => k6Outcome(exitCode, signal, diagnostics),
+  };
+}

@@ -1,0 +1,40 @@
+/** Runs `npm run agent` as a real process against a server, for tests that kill, restart and count agents. */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { repoRoot } from './service-process.ts';
+
+export interface AgentProcess {
+  pid: number;
+  output(): string;
+  /** Waits until the agent logged its registration `times` times (reconnects register again). */
+  registered(times?: number, timeoutMs?: number): Promise<void>;
+  kill(signal?: NodeJS.Signals): Promise<void>;
+}
+
+export function startAgentProcess(options: { serverUrl: string; token: string; hostname: string }): AgentProcess {
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['adapters/runtime/bun/agent-main.ts', '--server', options.serverUrl, '--token', options.token, '--hostname', options.hostname],
+    { cwd: repoRoot, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let output = '';
+  child.stdout?.on('data', (chunk) => (output += chunk));
+  child.stderr?.on('data', (chunk) => (output += chunk));
+  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  return {
+    pid: child.pid!,
+    output: () => output,
+    async registered(times = 1, timeoutMs = 30_000) {
+      const deadline = Date.now() + timeoutMs;
+      while ((output.match(/agent registered/g) ?? []).length < times) {
+        if (child.exitCode !== null) throw new Error(`agent exited with ${child.exitCode}:\n${output}`);
+        if (Date.now() > deadline) throw new Error(`agent did not register within ${timeoutMs} ms:\n${output}`);
+        await Bun.sleep(50);
+      }
+    },
+    async kill(signal = 'SIGTERM') {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill(signal);
+      await exited;
+    },
+  };
+}

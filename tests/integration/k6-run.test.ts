@@ -1,0 +1,180 @@
+/**
+ * The real k6 through runAssignment and the node process runner, against a local HTTP target that keeps its own count:
+ * requests, error rate, percentiles and interval snapshots must agree with what the target saw; thresholds and cancel.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
+import { createNodeProcessRunner } from '../../adapters/process/node-process-runner.ts';
+import { type AssignmentResult, type LogLine, runAssignment } from '../../core/agent/run-assignment.ts';
+import type { Assignment, LoadConfig, MetricSnapshot } from '../../core/capabilities/load-tool.ts';
+import { LatencyHistogram } from '../../core/domain/metrics/histogram.ts';
+import { createK6Tool } from '../../plugins/load-tool-k6/k6-tool.ts';
+import { findK6, k6MissingReason, requireOrSkip } from '../helpers/k6-binary.ts';
+
+const k6 = findK6();
+const runner = createNodeProcessRunner();
+const tool = createK6Tool({ binary: k6 ?? 'k6', which: runner.which });
+const baseEnv = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', LANG: 'C.UTF-8' };
+const ready = (suite: string) => requireOrSkip(k6 ? null : k6MissingReason, suite);
+
+/** The target: `/slow` sleeps 1-20 ms, `/fast` answers at once; every 10th request (of all) is a 500. */
+const target = { requests: 0, errors: 0 };
+let server: ReturnType<typeof Bun.serve>;
+beforeAll(() => {
+  server = Bun.serve({
+    hostname: '127.0.0.1',
+    port: 0,
+    async fetch(request) {
+      const n = ++target.requests;
+      if (new URL(request.url).pathname === '/slow') await Bun.sleep(1 + Math.random() * 19);
+      if (n % 10 === 0) {
+        target.errors++;
+        return new Response('boom', { status: 500 });
+      }
+      return new Response('ok');
+    },
+  });
+});
+afterAll(() => server.stop(true));
+beforeEach(() => {
+  target.requests = 0;
+  target.errors = 0;
+});
+
+const url = () => `http://127.0.0.1:${server.port}`;
+
+function assignment(script: string, config: LoadConfig | null): Assignment {
+  return { assignmentId: 'k6-it', taskId: 'k6-it-task', testId: 'k6-it-test', tool: 'k6', script, config, machineIndex: 0, machineCount: 1 };
+}
+
+async function run(script: string, config: LoadConfig | null, signal?: AbortSignal, onStarted?: (pid: number) => void) {
+  const logs: LogLine[] = [];
+  const intervals: MetricSnapshot[] = [];
+  const result: AssignmentResult = await runAssignment({
+    tool,
+    assignment: assignment(script, config),
+    runner,
+    signal,
+    baseEnv,
+    metricsIntervalMs: 500,
+    onStarted,
+    onLog: (line) => logs.push(line),
+    onMetrics: (snapshot) => intervals.push(snapshot),
+  });
+  return { result, logs, intervals, transcript: logs.map((l) => `${l.source}| ${l.text}`).join('\n') };
+}
+
+function groupGone(pid: number): boolean {
+  try {
+    process.kill(-pid, 0);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+describe('k6 against a local target', () => {
+  test('5 VUs for 3 s: counts, error rate and percentiles agree with the target', async () => {
+    if (!ready('the k6 integration test')) return;
+    // Three slow requests per fast one, so the median lands among the slow ones (≥ 1 ms).
+    const script = `
+import http from 'k6/http';
+export default function () {
+  http.get('${url()}/slow');
+  http.get('${url()}/slow');
+  http.get('${url()}/slow');
+  http.get('${url()}/fast');
+}
+`;
+    const { result, intervals, transcript } = await run(script, { vus: 5, duration: '3s' });
+    expect(result.startError, transcript).toBeUndefined();
+    expect(result.outcome, transcript).toEqual({ status: 'completed' });
+    expect(result.exitCode).toBe(0);
+    // k6's end-of-test summary lands in the log.
+    expect(transcript).toContain('http_reqs');
+
+    const { summary } = result;
+    expect(summary.requests).toBe(target.requests);
+    expect(summary.errors).toBe(target.errors);
+    const errorRate = summary.errors / summary.requests;
+    expect(Math.abs(errorRate - 0.1)).toBeLessThan(0.01);
+
+    const histogram = LatencyHistogram.decode(summary.histogram);
+    expect(histogram.count).toBe(summary.requests);
+    const [p50, p95, p99] = [50, 95, 99].map((p) => histogram.percentile(p)) as [number, number, number];
+    expect(p50).toBeGreaterThanOrEqual(1);
+    expect(p95).toBeGreaterThanOrEqual(p50);
+    expect(p99).toBeGreaterThanOrEqual(p95);
+    expect(p99).toBeLessThan(1000);
+
+    // Interval snapshots arrived while k6 ran, and add up to the summary.
+    expect(intervals.length).toBeGreaterThanOrEqual(3);
+    expect(intervals.reduce((sum, s) => sum + s.requests, 0)).toBe(summary.requests);
+    expect(intervals.reduce((sum, s) => sum + s.errors, 0)).toBe(summary.errors);
+    const merged = intervals.reduce((all, s) => all.merge(LatencyHistogram.decode(s.histogram)), new LatencyHistogram());
+    expect(merged.count).toBe(histogram.count);
+    expect(merged.percentile(95)).toBe(p95);
+
+    const seconds = (summary.endedAt - summary.startedAt) / 1000;
+    console.log(
+      `k6 5 VUs x 3s: ${summary.requests} requests, ${summary.errors} errors (${(errorRate * 100).toFixed(1)}%), ` +
+        `${Math.round(summary.requests / 3)} rps (over ${seconds.toFixed(1)} s incl. start-up: ${Math.round(summary.requests / seconds)} rps), ` +
+        `p50 ${p50.toFixed(2)} ms, p95 ${p95.toFixed(2)} ms, p99 ${p99.toFixed(2)} ms, ${intervals.length} intervals`,
+    );
+  }, 60_000);
+
+  test('a crossed threshold ends failed, with the reason naming thresholds', async () => {
+    if (!ready('the k6 threshold test')) return;
+    const script = `
+import http from 'k6/http';
+export const options = { thresholds: { http_req_failed: ['rate<0.01'] } };
+export default function () {
+  http.get('${url()}/fast');
+}
+`;
+    const { result, transcript } = await run(script, { vus: 2, duration: '1s' });
+    expect(result.exitCode, transcript).toBe(99);
+    expect(result.outcome.status).toBe('failed');
+    expect(result.outcome.reason).toMatch(/thresholds crossed/);
+    expect(result.outcome.reason).toContain('http_req_failed');
+    expect(result.summary.requests).toBe(target.requests);
+  }, 60_000);
+
+  test('a script error ends failed with k6\'s message', async () => {
+    if (!ready('the k6 script-error test')) return;
+    const { result } = await run('export default function () { notDefinedAnywhere(); }\nexport const options = { iterations: 1 };', null);
+    // An exception inside an iteration is logged, not fatal; one in the init context is exit 107.
+    const initError = await run('notDefinedAnywhere();\nexport default function () {}', null);
+    expect(result.outcome.status).toBe('completed');
+    expect(initError.result.outcome.status).toBe('failed');
+    expect(initError.result.outcome.reason).toMatch(/script error: .*notDefinedAnywhere.*\(exit code 107\)/);
+  }, 60_000);
+
+  test('cancel mid-run: the process group is gone and the outcome is failed/cancelled', async () => {
+    if (!ready('the k6 cancel test')) return;
+    const script = `
+import http from 'k6/http';
+export default function () {
+  http.get('${url()}/slow');
+}
+`;
+    const controller = new AbortController();
+    let pid = 0;
+    const running = run(script, { vus: 3, duration: '60s' }, controller.signal, (started) => (pid = started));
+    const deadline = Date.now() + 30_000;
+    while (target.requests < 20 && Date.now() < deadline) await Bun.sleep(50);
+    expect(target.requests).toBeGreaterThanOrEqual(20);
+    const abortedAt = Date.now();
+    controller.abort();
+    const { result, transcript } = await running;
+    const stoppedIn = Date.now() - abortedAt;
+    expect(result.outcome, transcript).toEqual({ status: 'failed', reason: 'cancelled' });
+    expect(stoppedIn).toBeLessThan(10_000);
+    // Zombies are reaped by PID 1, which may take a moment in a container.
+    const gone = Date.now() + 10_000;
+    while (!groupGone(pid) && Date.now() < gone) await Bun.sleep(50);
+    expect(() => process.kill(pid, 0)).toThrow();
+    expect(groupGone(pid)).toBe(true);
+    expect(result.summary.requests).toBeGreaterThanOrEqual(20);
+    console.log(`k6 cancel: stopped ${stoppedIn} ms after abort (exit ${result.exitCode}), ${result.summary.requests} requests`);
+  }, 60_000);
+});

@@ -1,0 +1,141 @@
+/** SSE and WebSocket over real sockets: ordering, the terminal event, close code, late join, resume, refused handshakes. */
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { startNodeAgent } from '../../adapters/agent/start-node-agent.ts';
+import { silentLogger } from '../../core/kernel/logger.ts';
+import { freePort } from '../helpers/service-process.ts';
+import { readSse, readWebSocket, upgradeAttempt } from '../helpers/stream-clients.ts';
+import { startTestService, type TestService } from '../helpers/test-service.ts';
+
+let ts: TestService;
+let token: string;
+let agent: Awaited<ReturnType<typeof startNodeAgent>>;
+
+const counting = (lines: number, delayMs: number) =>
+  `#!/bin/sh\ni=1\nwhile [ $i -le ${lines} ]; do echo "line $i"; i=$((i+1)); ${delayMs ? `sleep ${delayMs / 1000}; ` : ''}done\n`;
+
+async function startRun(script: string, transport = 'sse') {
+  const test = await ts.request('/api/v1/tests', { method: 'POST', token, json: { name: 'stream', tool: 'custom', script } });
+  const { id: testId } = (await test.json()) as { id: string };
+  const response = await ts.request('/api/v1/tasks', { method: 'POST', token, json: { testId, transport } });
+  expect(response.status).toBe(202);
+  return (await response.json()) as { id: string; public_id: string; status: string; stream: Record<string, { url: string }> };
+}
+
+async function waitForStatus(id: string, status: string) {
+  for (let i = 0; i < 200; i++) {
+    const task = (await (await ts.request(`/api/v1/tasks/${id}`, { token })).json()) as { status: string };
+    if (task.status === status) return task;
+    await Bun.sleep(50);
+  }
+  throw new Error(`task ${id} never became ${status}`);
+}
+
+const sse = (id: string, headers: Record<string, string> = {}) =>
+  fetch(`${ts.url}/api/v1/tasks/${id}/log-stream`, { headers: { authorization: `Bearer ${token}`, ...headers } });
+
+beforeAll(async () => {
+  ts = await startTestService({ port: await freePort() });
+  await ts.listen();
+  const owner = await ts.apiToken('streamer');
+  token = owner.token;
+  const agentToken = await ts.request('/api/v1/api-tokens', { method: 'POST', token: owner.jwt, json: { name: 'agent', scopes: ['machines:write', 'runs:write'] } });
+  agent = await startNodeAgent({ serverUrl: ts.url, token: ((await agentToken.json()) as { token: string }).token, logger: silentLogger, system: { hostname: 'stream-agent' } });
+  await agent.ready;
+}, 60_000);
+
+afterAll(async () => {
+  await agent?.shutdown();
+  await ts?.stop();
+});
+
+describe('SSE', () => {
+  test('every line in order, then done with the final task, then the stream ends', async () => {
+    const run = await startRun(counting(300, 0));
+    const { events, ended } = await readSse(await sse(run.id));
+    expect(ended).toBe(true);
+    const logs = events.filter((e) => e.data.type === 'log').map((e) => e.data.text);
+    expect(logs).toEqual(Array.from({ length: 300 }, (_, i) => `line ${i + 1}`));
+    const ids = events.filter((e) => e.data.type === 'log').map((e) => Number(e.id));
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
+    const last = events.at(-1)!;
+    expect(last.data.type).toBe('done');
+    expect(last.data.task).toMatchObject({ id: run.id, status: 'completed' });
+  }, 30_000);
+
+  test('late join: a finished run answers one done event built from the record', async () => {
+    const run = await startRun(counting(3, 0));
+    await waitForStatus(run.id, 'completed');
+    const { events, ended } = await readSse(await sse(run.public_id));
+    expect(ended).toBe(true);
+    expect(events).toHaveLength(1);
+    expect(events[0]!.data).toMatchObject({ type: 'done', task: { id: run.id, status: 'completed' } });
+  }, 30_000);
+
+  test('resume with Last-Event-ID continues after the last line seen, without gaps or repeats', async () => {
+    const run = await startRun(counting(120, 10));
+    const first = await readSse(await sse(run.id), (events) => events.filter((e) => e.data.type === 'log').length >= 30);
+    const lastId = first.events.at(-1)!.id!;
+    const rest = await readSse(await sse(run.id, { 'last-event-id': lastId }));
+    const texts = [...first.events, ...rest.events].filter((e) => e.data.type === 'log').map((e) => e.data.text);
+    expect(texts).toEqual(Array.from({ length: 120 }, (_, i) => `line ${i + 1}`));
+    expect(rest.events.at(-1)!.data.type).toBe('done');
+  }, 30_000);
+
+  test("unknown, foreign and unauthenticated: 404/401 with the error body", async () => {
+    const other = await ts.apiToken('stranger');
+    const run = await startRun(counting(1, 0));
+    const foreign = await fetch(`${ts.url}/api/v1/tasks/${run.id}/log-stream`, { headers: { authorization: `Bearer ${other.token}` } });
+    expect(foreign.status).toBe(404);
+    expect(await foreign.json()).toEqual({ error: 'not_found', message: 'task not found' });
+    expect((await fetch(`${ts.url}/api/v1/tasks/${run.id}/log-stream`)).status).toBe(401);
+  });
+});
+
+describe('WebSocket', () => {
+  test('scopes are checked before the upgrade: the task stream needs runs:read, the agent socket machines:write and runs:write', async () => {
+    const run = await startRun(counting(1, 0));
+    const owner = await ts.createUser('scoper');
+    await ts.request('/api/v1/auth/me', { token: owner });
+    const scoped = async (scopes: string[]) => {
+      const response = await ts.request('/api/v1/api-tokens', { method: 'POST', token: owner, json: { name: scopes.join('+'), scopes } });
+      return ((await response.json()) as { token: string }).token;
+    };
+    const wsBase = ts.url.replace('http', 'ws');
+    const testsOnly = await upgradeAttempt(`${wsBase}/api/v1/tasks/${run.id}/ws`, await scoped(['tests:read']));
+    expect(testsOnly.status).toBe(403);
+    expect(((await testsOnly.json()) as { error: string }).error).toBe('insufficient_scope');
+    const machinesOnly = await upgradeAttempt(`${wsBase}/api/v1/agent`, await scoped(['machines:write']));
+    expect(machinesOnly.status).toBe(403);
+    expect(((await machinesOnly.json()) as { message: string }).message).toContain('runs:write');
+    expect((await upgradeAttempt(`${wsBase}/api/v1/agent`)).status).toBe(401);
+  });
+
+  test('one text message per event in order; close 1000 after the terminal one; the start answer advertises the URL', async () => {
+    const run = await startRun(counting(200, 0), 'ws');
+    const [machineId] = Object.keys(run.stream);
+    expect(run.stream[machineId!]!.url).toBe(`${ts.url.replace('http', 'ws')}/api/v1/tasks/${run.id}/ws`);
+    const { messages, code } = await readWebSocket(run.stream[machineId!]!.url, token);
+    expect(code).toBe(1000);
+    expect(messages.filter((m) => m.type === 'log').map((m) => m.text)).toEqual(Array.from({ length: 200 }, (_, i) => `line ${i + 1}`));
+    expect(messages.at(-1)).toMatchObject({ type: 'done', task: { status: 'completed' } });
+  }, 30_000);
+
+  test('late join over WebSocket: one done message, then close 1000', async () => {
+    const run = await startRun(counting(2, 0));
+    await waitForStatus(run.id, 'completed');
+    const { messages, code } = await readWebSocket(`${ts.url.replace('http', 'ws')}/api/v1/tasks/${run.public_id}/ws`, token);
+    expect(code).toBe(1000);
+    expect(messages).toHaveLength(1);
+    expect(messages[0]).toMatchObject({ type: 'done' });
+  }, 30_000);
+
+  test('an unknown task is refused before the upgrade with 404 JSON; no token with 401 JSON', async () => {
+    const wsBase = `${ts.url.replace('http', 'ws')}/api/v1/tasks`;
+    const unknown = await upgradeAttempt(`${wsBase}/${crypto.randomUUID()}/ws`, token);
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toEqual({ error: 'not_found', message: 'task not found' });
+    const anonymous = await upgradeAttempt(`${wsBase}/${crypto.randomUUID()}/ws`);
+    expect(anonymous.status).toBe(401);
+    expect(((await anonymous.json()) as { error: string }).error).toBe('unauthorized');
+  });
+});
