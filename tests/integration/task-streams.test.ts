@@ -91,6 +91,21 @@ describe('SSE', () => {
   });
 });
 
+describe('placement', () => {
+  test('a second run waits, pending, while the only machine is busy, then runs', async () => {
+    const first = await startRun('#!/bin/sh\nsleep 1\necho first\n');
+    const second = await startRun('#!/bin/sh\necho second\n');
+    const waiting = (await (await ts.request(`/api/v1/tasks/${second.id}`, { token })).json()) as { status: string; machine_ids: string[] };
+    expect(waiting.status).toBe('pending');
+    expect(waiting.machine_ids).toEqual([]);
+    const machines = (await (await ts.request('/api/v1/machines', { token })).json()) as { id: string; status: string }[];
+    expect(machines[0]!.status).toBe('busy');
+    await waitForStatus(first.id, 'completed');
+    const done = await waitForStatus(second.id, 'completed');
+    expect((done as unknown as { machine_ids: string[] }).machine_ids).toEqual([machines[0]!.id]);
+  }, 30_000);
+});
+
 describe('WebSocket', () => {
   test('scopes are checked before the upgrade: the task stream needs runs:read, the agent socket machines:write and runs:write', async () => {
     const run = await startRun(counting(1, 0));

@@ -27,7 +27,7 @@ const TaskView = t.Object(
     error_rate: t.Number({ description: 'fraction 0..1' }),
     requests_per_sec: t.Number(),
     total_requests: t.Integer(),
-    machine_ids: t.Array(t.String(), { description: 'requested machines; empty: any free one' }),
+    machine_ids: t.Array(t.String(), { description: 'the machines the run is on (requested, or chosen at dispatch); empty while a free one is awaited' }),
     transport: t.String(),
     error: t.Nullable(t.String()),
     log_url: t.String(),

@@ -65,7 +65,12 @@ export function createDispatcher(ctx: RunContext): Dispatcher {
     const config = task.configId ? await em.findOne(LoadConfigEntity, { id: task.configId }) : null;
     const now = new Date();
     // Claim the task first: if another pass (or replica) got there, this update changes nothing.
-    const claimed = await em.nativeUpdate(Task, { id: task.id, status: 'pending' }, { status: 'running', startedAt: now });
+    // machine_ids from now on names the machines the run is on, also when the caller let us choose.
+    const claimed = await em.nativeUpdate(
+      Task,
+      { id: task.id, status: 'pending' },
+      { status: 'running', startedAt: now, requestedMachineIds: machines.map((m) => m.id) },
+    );
     if (claimed === 0) return;
     const assignments = machines.map((machine, index) =>
       em.create(TaskAssignment, {

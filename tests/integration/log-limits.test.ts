@@ -1,0 +1,74 @@
+/** Stored logs are bounded per run with one truncation marker; live subscribers still see everything; a stalled subscriber is cut off. */
+import { afterAll, beforeAll, expect, test } from 'bun:test';
+import { connect } from 'node:net';
+import { startNodeAgent } from '../../adapters/agent/start-node-agent.ts';
+import { silentLogger } from '../../core/kernel/logger.ts';
+import { freePort } from '../helpers/service-process.ts';
+import { readSse } from '../helpers/stream-clients.ts';
+import { startTestService, type TestService } from '../helpers/test-service.ts';
+
+let ts: TestService;
+let token: string;
+let agent: Awaited<ReturnType<typeof startNodeAgent>>;
+
+beforeAll(async () => {
+  ts = await startTestService({ port: await freePort(), env: { MAX_LOG_LINES_PER_RUN: '100' } });
+  await ts.listen();
+  const owner = await ts.apiToken('limits');
+  token = owner.token;
+  const agentToken = await ts.request('/api/v1/api-tokens', { method: 'POST', token: owner.jwt, json: { name: 'agent', scopes: ['machines:write', 'runs:write'] } });
+  agent = await startNodeAgent({ serverUrl: ts.url, token: ((await agentToken.json()) as { token: string }).token, logger: silentLogger, system: { hostname: 'limits-agent' } });
+  await agent.ready;
+}, 60_000);
+
+afterAll(async () => {
+  await agent?.shutdown();
+  await ts?.stop();
+});
+
+async function startRun(script: string) {
+  const created = await ts.request('/api/v1/tests', { method: 'POST', token, json: { name: 'limits', tool: 'custom', script } });
+  const { id: testId } = (await created.json()) as { id: string };
+  return ((await (await ts.request('/api/v1/tasks', { method: 'POST', token, json: { testId } })).json()) as { id: string }).id;
+}
+
+const stream = (id: string, query = '') => fetch(`${ts.url}/api/v1/tasks/${id}/log-stream${query}`, { headers: { authorization: `Bearer ${token}` } });
+
+test('past the limit, lines stream live but are not stored; one marker says so', async () => {
+  const id = await startRun('#!/bin/sh\nsleep 0.5\ni=1\nwhile [ $i -le 300 ]; do echo "n $i"; i=$((i+1)); done\n');
+  const live = await readSse(await stream(id));
+  expect(live.events.filter((e) => e.data.type === 'log')).toHaveLength(300);
+  const stored = await readSse(await stream(id, '?after=0'));
+  const texts = stored.events.filter((e) => e.data.type === 'log').map((e) => String(e.data.text));
+  expect(texts.slice(0, 100)).toEqual(Array.from({ length: 100 }, (_, i) => `n ${i + 1}`));
+  expect(texts).toHaveLength(101);
+  expect(texts[100]).toContain('log truncated');
+}, 30_000);
+
+test('a subscriber that stops reading is cut off instead of growing server memory', async () => {
+  // ~40 MB of output: far more than the 4 MiB a stream may queue.
+  const id = await startRun(`#!/bin/sh\nsleep 0.5\nyes "${'x'.repeat(200)}" | head -n 200000\n`);
+  const url = new URL(ts.url);
+  const socket = connect(Number(url.port), url.hostname);
+  await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+  socket.write(`GET /api/v1/tasks/${id}/log-stream HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: Bearer ${token}\r\n\r\n`);
+  socket.pause(); // never read: the kernel buffers fill, then the server's queue
+  const bus = ts.service.runs.bus;
+  let sawSubscriber = false;
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const count = bus.subscribers(id);
+    if (count > 0) sawSubscriber = true;
+    if (sawSubscriber && count === 0) break;
+    if (Date.now() > deadline) throw new Error(`subscriber not cut off (seen: ${sawSubscriber}, now: ${count})`);
+    await Bun.sleep(50);
+  }
+  socket.destroy();
+  // The run itself was not disturbed.
+  for (let i = 0; i < 300; i++) {
+    const task = (await (await ts.request(`/api/v1/tasks/${id}`, { token })).json()) as { status: string };
+    if (task.status === 'completed') return;
+    await Bun.sleep(100);
+  }
+  throw new Error('run did not complete');
+}, 60_000);
