@@ -20,15 +20,8 @@ export type RolePermissionMap = Record<Role, readonly Permission[]>;
 export const defaultRolePermissions: RolePermissionMap = {
   // Owners always hold everything: a workspace can never lock itself out.
   owner: permissions,
-  admin: [
-    'manage_api_tokens',
-    'run_tests',
-    'manage_tests',
-    'manage_machines',
-    'manage_webhooks',
-    'manage_members',
-    'view_audit_log',
-  ],
+  // Admins run the workspace day to day; the plan and its bill stay with the owners.
+  admin: permissions.filter((permission) => permission !== 'manage_billing'),
   member: ['run_tests', 'manage_tests', 'manage_machines'],
   viewer: [],
 };

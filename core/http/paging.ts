@@ -66,3 +66,14 @@ export function finishPage<Row extends { createdAt: Date; id: string }>(
   headers.link = `<${next.pathname}${next.search}>; rel="next"`;
   return pageRows;
 }
+
+/** The whole of a paged list route: parse ?limit/?cursor, load one row more than the page, set the next-page headers, map to views. */
+export async function pagedList<Row extends { createdAt: Date; id: string }, View>(
+  context: { query: { limit?: string; cursor?: string }; request: Request; set: { headers: unknown } },
+  load: (page: { limit: number; filter: object }) => Promise<Row[]>,
+  view: (row: Row) => View,
+): Promise<View[]> {
+  const page = parsePageRequest(context.query);
+  const rows = await load({ limit: page.limit, filter: afterCursorFilter(page.after) });
+  return finishPage(rows, page, context.request, context.set.headers as Record<string, string>).map(view);
+}

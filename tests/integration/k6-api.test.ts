@@ -1,15 +1,13 @@
 /** The real k6 through the whole service: API -> dispatcher -> agent -> k6 -> merged figures, checked against the target's own count. */
 import { afterAll, beforeAll, expect, test } from 'bun:test';
-import { startNodeAgent } from '../../adapters/agent/start-node-agent.ts';
-import { silentLogger } from '../../core/kernel/logger.ts';
 import { findK6, k6MissingReason, requireOrSkip } from '../helpers/k6-binary.ts';
-import { freePort } from '../helpers/service-process.ts';
-import { startTestService, type TestService } from '../helpers/test-service.ts';
+import { type ServiceWithAgent, startServiceWithAgent } from '../helpers/service-with-agent.ts';
+import type { TestService } from '../helpers/test-service.ts';
 
 const k6 = findK6();
 let ts: TestService;
 let token: string;
-let agent: Awaited<ReturnType<typeof startNodeAgent>> | null = null;
+let fixture: ServiceWithAgent | null = null;
 let target: ReturnType<typeof Bun.serve>;
 let served = 0;
 let failed = 0;
@@ -29,18 +27,12 @@ beforeAll(async () => {
       return new Response('ok');
     },
   });
-  ts = await startTestService({ port: await freePort() });
-  await ts.listen();
-  const owner = await ts.apiToken('k6-user');
-  token = owner.token;
-  const agentToken = await ts.request('/api/v1/api-tokens', { method: 'POST', token: owner.jwt, json: { name: 'agent', scopes: ['machines:write', 'runs:write'] } });
-  agent = await startNodeAgent({ serverUrl: ts.url, token: ((await agentToken.json()) as { token: string }).token, logger: silentLogger, system: { hostname: 'k6-agent' } });
-  await agent.ready;
+  fixture = await startServiceWithAgent('k6-user');
+  ({ ts, token } = fixture);
 }, 60_000);
 
 afterAll(async () => {
-  await agent?.shutdown();
-  await ts?.stop();
+  await fixture?.stop();
   target?.stop(true);
 });
 

@@ -1,29 +1,21 @@
 /** Stored logs are bounded per run with one truncation marker; live subscribers still see everything; a stalled subscriber is cut off. */
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { connect } from 'node:net';
-import { startNodeAgent } from '../../adapters/agent/start-node-agent.ts';
-import { silentLogger } from '../../core/kernel/logger.ts';
-import { freePort } from '../helpers/service-process.ts';
 import { readSse } from '../helpers/stream-clients.ts';
-import { startTestService, type TestService } from '../helpers/test-service.ts';
+import { type ServiceWithAgent, startServiceWithAgent } from '../helpers/service-with-agent.ts';
+import type { TestService } from '../helpers/test-service.ts';
 
 let ts: TestService;
 let token: string;
-let agent: Awaited<ReturnType<typeof startNodeAgent>>;
+let fixture: ServiceWithAgent;
 
 beforeAll(async () => {
-  ts = await startTestService({ port: await freePort(), env: { MAX_LOG_LINES_PER_RUN: '100' } });
-  await ts.listen();
-  const owner = await ts.apiToken('limits');
-  token = owner.token;
-  const agentToken = await ts.request('/api/v1/api-tokens', { method: 'POST', token: owner.jwt, json: { name: 'agent', scopes: ['machines:write', 'runs:write'] } });
-  agent = await startNodeAgent({ serverUrl: ts.url, token: ((await agentToken.json()) as { token: string }).token, logger: silentLogger, system: { hostname: 'limits-agent' } });
-  await agent.ready;
+  fixture = await startServiceWithAgent('limits', { env: { MAX_LOG_LINES_PER_RUN: '100' } });
+  ({ ts, token } = fixture);
 }, 60_000);
 
 afterAll(async () => {
-  await agent?.shutdown();
-  await ts?.stop();
+  await fixture?.stop();
 });
 
 async function startRun(script: string) {

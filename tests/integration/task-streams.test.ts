@@ -1,14 +1,12 @@
 /** SSE and WebSocket over real sockets: ordering, the terminal event, close code, late join, resume, refused handshakes. */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { startNodeAgent } from '../../adapters/agent/start-node-agent.ts';
-import { silentLogger } from '../../core/kernel/logger.ts';
-import { freePort } from '../helpers/service-process.ts';
 import { readSse, readWebSocket, upgradeAttempt } from '../helpers/stream-clients.ts';
-import { startTestService, type TestService } from '../helpers/test-service.ts';
+import { type ServiceWithAgent, startServiceWithAgent } from '../helpers/service-with-agent.ts';
+import type { TestService } from '../helpers/test-service.ts';
 
 let ts: TestService;
 let token: string;
-let agent: Awaited<ReturnType<typeof startNodeAgent>>;
+let fixture: ServiceWithAgent;
 
 const counting = (lines: number, delayMs: number) =>
   `#!/bin/sh\ni=1\nwhile [ $i -le ${lines} ]; do echo "line $i"; i=$((i+1)); ${delayMs ? `sleep ${delayMs / 1000}; ` : ''}done\n`;
@@ -34,18 +32,12 @@ const sse = (id: string, headers: Record<string, string> = {}) =>
   fetch(`${ts.url}/api/v1/tasks/${id}/log-stream`, { headers: { authorization: `Bearer ${token}`, ...headers } });
 
 beforeAll(async () => {
-  ts = await startTestService({ port: await freePort() });
-  await ts.listen();
-  const owner = await ts.apiToken('streamer');
-  token = owner.token;
-  const agentToken = await ts.request('/api/v1/api-tokens', { method: 'POST', token: owner.jwt, json: { name: 'agent', scopes: ['machines:write', 'runs:write'] } });
-  agent = await startNodeAgent({ serverUrl: ts.url, token: ((await agentToken.json()) as { token: string }).token, logger: silentLogger, system: { hostname: 'stream-agent' } });
-  await agent.ready;
+  fixture = await startServiceWithAgent('streamer');
+  ({ ts, token } = fixture);
 }, 60_000);
 
 afterAll(async () => {
-  await agent?.shutdown();
-  await ts?.stop();
+  await fixture?.stop();
 });
 
 describe('SSE', () => {

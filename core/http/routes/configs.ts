@@ -1,7 +1,7 @@
 /** /configs: named load configurations (vus + duration, or stages) that runs use through configId. */
 import { Elysia, t } from 'elysia';
 import { toConfigView } from '../../services/configs.ts';
-import { afterCursorFilter, finishPage, PageQuery, parsePageRequest } from '../paging.ts';
+import { PageQuery, pagedList } from '../paging.ts';
 import type { RouteDeps } from '../route-deps.ts';
 import { requireCaller } from '../require-caller.ts';
 import { bearerSecurity, errorResponses, IdParams, Timestamp } from '../schemas/common.ts';
@@ -30,11 +30,7 @@ export const configRoutes = (deps: RouteDeps) =>
     .use(requireCaller(deps.authenticate))
     .get(
       '',
-      async ({ caller, query, request, set }) => {
-        const page = parsePageRequest(query);
-        const rows = await deps.configs.list(caller, { limit: page.limit, filter: afterCursorFilter(page.after) });
-        return finishPage(rows, page, request, set.headers as Record<string, string>).map(toConfigView);
-      },
+      (context) => pagedList(context, (page) => deps.configs.list(context.caller, page), toConfigView),
       { query: PageQuery, response: { 200: t.Array(ConfigView), 401: errorResponses[401], 403: errorResponses[403] }, detail: { summary: 'Load configurations, newest first' } },
     )
     .post(

@@ -1,6 +1,6 @@
 /** /machines: list, register and delete the caller's workspace's machines. */
 import { Elysia, t } from 'elysia';
-import { afterCursorFilter, finishPage, PageQuery, parsePageRequest } from '../paging.ts';
+import { PageQuery, pagedList } from '../paging.ts';
 import type { RouteDeps } from '../route-deps.ts';
 import { requireCaller } from '../require-caller.ts';
 import { bearerSecurity, errorResponses, IdParams } from '../schemas/common.ts';
@@ -11,14 +11,7 @@ export const machineRoutes = (deps: RouteDeps) =>
     .use(requireCaller(deps.authenticate))
     .get(
       '',
-      async ({ caller, query, request, set }) => {
-        const page = parsePageRequest(query);
-        const rows = await deps.machines.list(caller, {
-          limit: page.limit,
-          filter: afterCursorFilter(page.after),
-        });
-        return finishPage(rows, page, request, set.headers as Record<string, string>).map(toMachineView);
-      },
+      (context) => pagedList(context, (page) => deps.machines.list(context.caller, page), toMachineView),
       {
         query: PageQuery,
         response: { 200: t.Array(MachineView), 400: errorResponses[400], 401: errorResponses[401] },

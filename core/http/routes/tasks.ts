@@ -6,7 +6,7 @@ import { followTask } from '../../services/runs/follow-task.ts';
 import type { TaskEvent } from '../../services/runs/run-event-bus.ts';
 import { toTaskView } from '../../services/runs/task-view.ts';
 import { errorResponse } from '../error-mapper.ts';
-import { afterCursorFilter, finishPage, PageQuery, parsePageRequest } from '../paging.ts';
+import { PageQuery, pagedList } from '../paging.ts';
 import type { RouteDeps } from '../route-deps.ts';
 import { enforcePolicy } from '../route-policy.ts';
 import { requireCaller } from '../require-caller.ts';
@@ -115,11 +115,7 @@ export const taskRoutes = (deps: RouteDeps) =>
     .use(requireCaller(deps.authenticate))
     .get(
       '',
-      async ({ caller, query, request, set }) => {
-        const page = parsePageRequest(query);
-        const rows = await deps.tasks.list(caller, { limit: page.limit, filter: afterCursorFilter(page.after) });
-        return finishPage(rows, page, request, set.headers as Record<string, string>).map((task) => toTaskView(task, deps.publicUrl));
-      },
+      (context) => pagedList(context, (page) => deps.tasks.list(context.caller, page), (task) => toTaskView(task, deps.publicUrl)),
       {
         query: PageQuery,
         response: { 200: t.Array(TaskView), 400: errorResponses[400], 401: errorResponses[401], 403: errorResponses[403] },

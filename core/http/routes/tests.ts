@@ -1,6 +1,6 @@
 /** /tests: list, create, edit and delete the caller's workspace's test definitions. */
 import { Elysia, t } from 'elysia';
-import { afterCursorFilter, finishPage, PageQuery, parsePageRequest } from '../paging.ts';
+import { PageQuery, pagedList } from '../paging.ts';
 import type { RouteDeps } from '../route-deps.ts';
 import { requireCaller } from '../require-caller.ts';
 import { bearerSecurity, errorResponses, IdParams } from '../schemas/common.ts';
@@ -11,14 +11,7 @@ export const testRoutes = (deps: RouteDeps) =>
     .use(requireCaller(deps.authenticate))
     .get(
       '',
-      async ({ caller, query, request, set }) => {
-        const page = parsePageRequest(query);
-        const rows = await deps.tests.list(caller, {
-          limit: page.limit,
-          filter: afterCursorFilter(page.after),
-        });
-        return finishPage(rows, page, request, set.headers as Record<string, string>).map(toTestView);
-      },
+      (context) => pagedList(context, (page) => deps.tests.list(context.caller, page), toTestView),
       {
         query: PageQuery,
         response: { 200: t.Array(TestView), 400: errorResponses[400], 401: errorResponses[401] },

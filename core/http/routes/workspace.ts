@@ -3,7 +3,7 @@ import { Elysia, t } from 'elysia';
 import { roles } from '../../domain/entities/membership.ts';
 import { permissions } from '../../domain/permissions.ts';
 import { listAudit, toAuditView } from '../../services/audit-log.ts';
-import { afterCursorFilter, finishPage, PageQuery, parsePageRequest } from '../paging.ts';
+import { PageQuery, pagedList } from '../paging.ts';
 import type { RouteDeps } from '../route-deps.ts';
 import { requireCaller } from '../require-caller.ts';
 import { bearerSecurity, errorResponses, Timestamp } from '../schemas/common.ts';
@@ -132,14 +132,7 @@ export const workspaceRoutes = (deps: RouteDeps) =>
     })
     .get(
       '/audit-log',
-      async ({ caller, query, request, set }) => {
-        const page = parsePageRequest(query);
-        const rows = await listAudit(deps.db.fork(), caller.workspace.workspaceId, {
-          limit: page.limit,
-          filter: afterCursorFilter(page.after),
-        });
-        return finishPage(rows, page, request, set.headers as Record<string, string>).map(toAuditView);
-      },
+      (context) => pagedList(context, (page) => listAudit(deps.db.fork(), context.caller.workspace.workspaceId, page), toAuditView),
       {
         query: PageQuery,
         response: { 200: t.Array(AuditView), 400: errorResponses[400], 401: errorResponses[401], 403: errorResponses[403] },
