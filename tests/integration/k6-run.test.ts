@@ -174,7 +174,9 @@ export default function () {
     while (!groupGone(pid) && Date.now() < gone) await Bun.sleep(50);
     expect(() => process.kill(pid, 0)).toThrow();
     expect(groupGone(pid)).toBe(true);
-    expect(result.summary.requests).toBeGreaterThanOrEqual(20);
+    // What k6 wrote before it died is kept; requests still in flight at the kill may be missing, never invented.
+    expect(result.summary.requests).toBeGreaterThan(0);
+    expect(result.summary.requests).toBeLessThanOrEqual(target.requests);
     console.log(`k6 cancel: stopped ${stoppedIn} ms after abort (exit ${result.exitCode}), ${result.summary.requests} requests`);
   }, 60_000);
 });
