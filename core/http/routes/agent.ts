@@ -22,7 +22,14 @@ export const agentRoutes = (deps: RouteDeps) =>
     async open(ws) {
       const data = slotOf(ws);
       const slot: Slot = (data.agent ??= {});
-      const caller = await deps.authenticate(new Request('http://localhost', { headers: ws.data.headers as Record<string, string> }));
+      let caller;
+      try {
+        // Checked before the upgrade already; this only fails if the token died in between.
+        caller = await deps.authenticate(new Request('http://localhost', { headers: ws.data.headers as Record<string, string> }));
+      } catch {
+        ws.close(1008, 'not authorized');
+        return;
+      }
       slot.session = deps.agentSessions.open(caller, {
         send: (message) => void ws.send(JSON.stringify(message)),
         close: (code, reason) => ws.close(code, reason),

@@ -74,8 +74,15 @@ export const taskRoutes = (deps: RouteDeps) =>
       },
       async open(ws) {
         const request = new Request('http://localhost', { headers: ws.data.headers as Record<string, string> });
-        const caller = await deps.authenticate(request);
-        const task = await deps.tasks.find(caller, (ws.data.params as { id: string }).id);
+        let taskId: string;
+        try {
+          // Checked before the upgrade already; this only fails if the token died in between.
+          const caller = await deps.authenticate(request);
+          taskId = (await deps.tasks.find(caller, (ws.data.params as { id: string }).id)).id;
+        } catch {
+          ws.close(1008, 'not authorized');
+          return;
+        }
         let lastPong = Date.now();
         const raw = ws.raw as unknown as { getBufferedAmount?: () => number; data: Record<string, unknown> };
         const pinger = setInterval(() => {
@@ -87,7 +94,7 @@ export const taskRoutes = (deps: RouteDeps) =>
           ws.ping();
         }, pingMillis);
         raw.data.onPong = () => (lastPong = Date.now());
-        const stop = await followTask(deps.runs, task.id, { afterId: resumeFrom(request) }, {
+        const stop = await followTask(deps.runs, taskId, { afterId: resumeFrom(request) }, {
           send(events: readonly TaskEvent[]) {
             for (const event of events) ws.send(JSON.stringify(event));
             return (raw.getBufferedAmount?.() ?? 0) < maxBufferedBytes;
