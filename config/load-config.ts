@@ -45,6 +45,7 @@ export function loadConfig(env: Env): Readonly<Config> {
     dataDir: blankToUndefined(env.DATA_DIR) ?? './data',
     databaseUrl,
     authUrl: blankToUndefined(env.AUTH_URL)?.replace(/\/+$/, ''),
+    authIssuer: blankToUndefined(env.AUTH_ISSUER)?.replace(/\/+$/, ''),
     authRealm: blankToUndefined(env.AUTH_REALM) ?? 'loadplane',
     authClientId: blankToUndefined(env.AUTH_CLIENT_ID) ?? 'loadplane',
     authClientSecret: blankToUndefined(env.AUTH_CLIENT_SECRET),

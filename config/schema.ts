@@ -10,6 +10,7 @@ export const ConfigSchema = Type.Object({
   dataDir: Type.String({ minLength: 1, description: 'DATA_DIR' }),
   databaseUrl: Type.Optional(Type.String({ pattern: '^postgres(ql)?://', description: 'DATABASE_URL' })),
   authUrl: Type.Optional(Type.String({ pattern: '^https?://', description: 'AUTH_URL' })),
+  authIssuer: Type.Optional(Type.String({ pattern: '^https?://', description: 'AUTH_ISSUER' })),
   authRealm: Type.String({ pattern: '^[A-Za-z0-9._-]+$', description: 'AUTH_REALM' }),
   authClientId: Type.String({ minLength: 1, description: 'AUTH_CLIENT_ID' }),
   authClientSecret: Type.Optional(Type.String({ minLength: 1, description: 'AUTH_CLIENT_SECRET' })),

@@ -92,7 +92,10 @@ export async function bootService(options: BootOptions): Promise<Service> {
   try {
     const embedded = !config.authUrl;
     const authUrl = config.authUrl ?? `${config.publicUrl}/auth`;
-    const clientSecret = await generatedSecret(options.dataFiles, 'auth-client-secret', config.authClientSecret);
+    // Only the embedded IdP can use a generated secret; an external one has its own (AUTH_CLIENT_SECRET).
+    const clientSecret = embedded
+      ? await generatedSecret(options.dataFiles, 'auth-client-secret', config.authClientSecret)
+      : (config.authClientSecret ?? '');
     // With the embedded IdP there is always an admin: the configured one, or `admin` with a generated password.
     const bootstrapUsername = config.bootstrapAdminUsername ?? (embedded ? 'admin' : null);
 
@@ -131,7 +134,12 @@ export async function bootService(options: BootOptions): Promise<Service> {
               }
             : {}),
         },
-        'identity-oidc': { issuer: `${authUrl}/realms/${config.authRealm}`, clientId: config.authClientId },
+        // Tokens name the public issuer; discovery may go through another (back-channel) address.
+        'identity-oidc': {
+          issuer: config.authIssuer ?? `${authUrl}/realms/${config.authRealm}`,
+          discoveryBase: `${authUrl}/realms/${config.authRealm}`,
+          clientId: config.authClientId,
+        },
       }),
     });
 

@@ -10,6 +10,11 @@ export const IdentityOidcConfigSchema = Type.Object({
     pattern: '^https?://[^\\s]+$',
     description: 'the provider\'s issuer, e.g. ${AUTH_URL}/realms/${realm}; tokens\' `iss` must equal it exactly',
   }),
+  /**
+   * Where to fetch discovery when the service reaches the provider by another address than the one in tokens'
+   * `iss` (compose: back channel http://keycloak:8080, issuer http://localhost:8081). Defaults to `issuer`.
+   */
+  discoveryBase: Type.Optional(Type.String({ pattern: '^https?://[^\\s]+$' })),
   /** When set, a token must name this client in `azp` or `aud` (Keycloak puts the client in `azp`, `aud` is `account`). */
   clientId: Type.Optional(Type.String({ minLength: 1 })),
   allowedAlgorithms: Type.Array(Type.Union(SUPPORTED_ALGORITHMS.map((alg) => Type.Literal(alg))), {

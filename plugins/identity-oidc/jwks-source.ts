@@ -7,6 +7,8 @@ export type KeySet = ReturnType<typeof createLocalJWKSet>;
 
 export interface JwksSourceOptions {
   issuer: string;
+  /** Base URL for discovery when it differs from the issuer (a back-channel address). */
+  discoveryBase?: string;
   fetch: OutboundFetch;
   logger: Logger;
   /** Keys older than this are fetched again before use (the old ones serve on if that fails). */
@@ -34,7 +36,7 @@ export function createJwksSource(options: JwksSourceOptions) {
   const now = options.now ?? Date.now;
   const refetchMs = options.unknownKidRefetchMs ?? 30_000;
   const timeoutMs = options.timeoutMs ?? 5_000;
-  const discoveryUrl = `${options.issuer.replace(/\/+$/, '')}/.well-known/openid-configuration`;
+  const discoveryUrl = `${(options.discoveryBase ?? options.issuer).replace(/\/+$/, '')}/.well-known/openid-configuration`;
   let jwksUri: string | null = null;
   let loaded: Loaded | null = null;
   let inFlight: Promise<Loaded> | null = null;

@@ -73,6 +73,7 @@ export function createOidcTokenVerifier(options: OidcTokenVerifierOptions): Toke
   const allowed = new Set<string>(config.allowedAlgorithms);
   const keys = createJwksSource({
     issuer: config.issuer,
+    ...(config.discoveryBase ? { discoveryBase: config.discoveryBase } : {}),
     fetch: options.fetch,
     logger,
     cacheSeconds: config.jwksCacheSeconds,
