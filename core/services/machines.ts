@@ -2,6 +2,7 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { limitsOf } from '../../config/plans.ts';
 import { Machine } from '../domain/entities/machine.ts';
+import { TaskAssignment } from '../domain/entities/task-assignment.ts';
 import { normalizeArch, normalizeHostname, normalizeIpAddress, normalizeOs } from '../domain/machine-rules.ts';
 import { checkName } from '../domain/test-rules.ts';
 import { conflict, DomainError } from '../kernel/errors.ts';
@@ -87,6 +88,9 @@ export function createMachineService(deps: { db: Database; hooks: HookBus<Kernel
       const workspaceId = caller.workspace.workspaceId;
       const em = deps.db.fork();
       const machine = await findInWorkspace(em, Machine, workspaceId, id, 'machine');
+      if (await em.count(TaskAssignment, { machineId: machine.id, status: { $in: ['pending', 'running'] } })) {
+        throw conflict(`machine ${machine.hostname} is running a task; cancel it (DELETE /tasks/:id) before deleting the machine`);
+      }
       em.remove(machine);
       recordAudit(em, caller, 'machine.deleted', { type: 'machine', id: machine.id, label: machine.hostname });
       await em.flush();

@@ -92,6 +92,9 @@ describe('placement', () => {
     expect(waiting.machine_ids).toEqual([]);
     const machines = (await (await ts.request('/api/v1/machines', { token })).json()) as { id: string; status: string }[];
     expect(machines[0]!.status).toBe('busy');
+    const busyDelete = await ts.request(`/api/v1/machines/${machines[0]!.id}`, { method: 'DELETE', token });
+    expect(busyDelete.status).toBe(409);
+    expect(((await busyDelete.json()) as { message: string }).message).toContain('is running a task');
     await waitForStatus(first.id, 'completed');
     const done = await waitForStatus(second.id, 'completed');
     expect((done as unknown as { machine_ids: string[] }).machine_ids).toEqual([machines[0]!.id]);
