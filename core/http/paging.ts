@@ -5,10 +5,14 @@ import { t } from 'elysia';
 export const defaultPageSize = 100;
 export const maxPageSize = 1000;
 
-export const PageQuery = t.Object({
-  limit: t.Optional(t.String({ description: `page size, 1..${maxPageSize} (default ${defaultPageSize})` })),
-  cursor: t.Optional(t.String({ description: 'opaque cursor from X-Next-Cursor' })),
-});
+export const PageQuery = t.Object(
+  {
+    limit: t.Optional(t.String({ description: `page size, 1..${maxPageSize} (default ${defaultPageSize})` })),
+    cursor: t.Optional(t.String({ description: 'opaque cursor from X-Next-Cursor' })),
+  },
+  // Unknown query parameters (cache busters, tracing) are ignored, not refused; bodies stay strict.
+  { additionalProperties: true },
+);
 
 export interface PageRequest {
   limit: number;
@@ -70,10 +74,10 @@ export function finishPage<Row extends { createdAt: Date; id: string }>(
 /** The whole of a paged list route: parse ?limit/?cursor, load one row more than the page, set the next-page headers, map to views. */
 export async function pagedList<Row extends { createdAt: Date; id: string }, View>(
   context: { query: { limit?: string; cursor?: string }; request: Request; set: { headers: unknown } },
-  load: (page: { limit: number; filter: object }) => Promise<Row[]>,
+  load: (page: { limit: number; filter: object; after: PageRequest['after'] }) => Promise<Row[]>,
   view: (row: Row) => View,
 ): Promise<View[]> {
   const page = parsePageRequest(context.query);
-  const rows = await load({ limit: page.limit, filter: afterCursorFilter(page.after) });
+  const rows = await load({ limit: page.limit, filter: afterCursorFilter(page.after), after: page.after });
   return finishPage(rows, page, context.request, context.set.headers as Record<string, string>).map(view);
 }

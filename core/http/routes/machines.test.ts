@@ -58,7 +58,7 @@ describe('machines: happy paths', () => {
     for (let i = 0; i < 5; i++) {
       await ts.request('/api/v1/machines', { method: 'POST', token, json: machine({ hostname: `pager-${i}` }) });
     }
-    const first = await ts.request('/api/v1/machines?limit=2', { token });
+    const first = await ts.request('/api/v1/machines?limit=2&_=cache-buster', { token });
     const firstPage = (await first.json()) as { hostname: string }[];
     expect(firstPage.map((m) => m.hostname)).toEqual(['pager-4', 'pager-3']);
     const cursor = first.headers.get('x-next-cursor');

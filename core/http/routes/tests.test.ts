@@ -33,6 +33,23 @@ describe('tests: happy paths', () => {
     expect(list[0]!.id).toBe(body.id as string);
   });
 
+  test('the list pages newest first with limit and cursor', async () => {
+    const token = await ts.createUser('pager');
+    const names: string[] = [];
+    for (let i = 0; i < 7; i++) {
+      names.push(`p${i}`);
+      await ts.request('/api/v1/tests', { method: 'POST', token, json: { name: `p${i}`, tool: 'custom', script: 'x' } });
+    }
+    const seen: string[] = [];
+    let next: string | null = '/api/v1/tests?limit=3';
+    while (next) {
+      const response = await ts.request(next, { token });
+      seen.push(...((await response.json()) as { name: string }[]).map((t) => t.name));
+      next = /<([^>]+)>/.exec(response.headers.get('link') ?? '')?.[1] ?? null;
+    }
+    expect(seen).toEqual([...names].reverse());
+  });
+
   test('every tool of the enum and an explicit status are accepted', async () => {
     for (const tool of ['k6', 'jmeter', 'locust', 'artillery', 'gatling', 'custom']) {
       const { response, body } = await createTest(alice, { tool, status: 'active' });

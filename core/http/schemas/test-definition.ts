@@ -33,7 +33,7 @@ export const TestPatch = t.Object(
   { additionalProperties: false, title: 'TestPatch', description: 'any of name, script, status; the tool cannot change' },
 );
 
-export function toTestView(test: TestDefinition) {
+export function toTestView(test: Pick<TestDefinition, 'id' | 'name' | 'tool' | 'status' | 'script' | 'createdAt' | 'updatedAt'>) {
   return {
     id: test.id,
     name: test.name,

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Runs Loadplane's benchmarks (loopback only, bounded in time) and prints their results as markdown.
+#
+#   npm run bench                      # auth-list and list-breakdown
+#   bash bench/run.sh auth-list        # one benchmark
+#   bash bench/run.sh auth-list pglite --duration 20s   # extra arguments go to the benchmark
+#   bash bench/run.sh profile-list     # diagnostic: CPU profile of the server under load (not run by default)
+#
+# Results are recorded by hand in docs/benchmarks.md together with the command that produced them.
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+BUN=./node_modules/.bin/bun
+BENCHMARKS=(auth-list list-breakdown profile-list)
+DEFAULT=(auth-list list-breakdown)
+
+usage() {
+  echo "usage: bash bench/run.sh [auth-list|list-breakdown|profile-list [arguments...]]" >&2
+  echo "  auth-list      [pglite] [postgres] [reference] [idp] [--rounds 3] [--duration 10s] [--warmup 3s] [--threads 1] [--connections 64] [--quiet-wait 120] [--json FILE]" >&2
+  echo "  list-breakdown [pglite] [postgres] [--iterations 700]" >&2
+  echo "  profile-list   [pglite|postgres] [--path /api/v1/tests] [--duration 10s] [--connections 64] [--top 30] [--keep DIR]" >&2
+  echo "  without arguments: ${DEFAULT[*]}" >&2
+}
+
+if [[ "${1:-}" == "-h" || "${1:-}" == "--help" ]]; then
+  usage
+  exit 0
+fi
+
+if [[ ! -x "$BUN" ]]; then
+  echo "bench: $BUN is missing; run npm install first" >&2
+  exit 1
+fi
+
+# wrk, not autocannon: a Node load generator cannot saturate a Bun server.
+if ! command -v wrk >/dev/null 2>&1; then
+  if [[ "$(id -u)" == "0" ]] && command -v apt-get >/dev/null 2>&1; then
+    echo "bench: installing wrk (apt-get install -y wrk)" >&2
+    apt-get install -y wrk >&2 || { apt-get update >&2 && apt-get install -y wrk >&2; }
+  else
+    echo "bench: wrk is not installed; install it (Debian: sudo apt-get install -y wrk) and run again" >&2
+    exit 1
+  fi
+fi
+
+if [[ $# -eq 0 ]]; then
+  selected=("${DEFAULT[@]}")
+elif [[ " ${BENCHMARKS[*]} " == *" $1 "* ]]; then
+  selected=("$1")
+  shift
+else
+  echo "bench: unknown benchmark '$1'" >&2
+  usage
+  exit 2
+fi
+
+for name in "${selected[@]}"; do
+  echo "bench: $name" >&2
+  "$BUN" "bench/$name.ts" "$@"
+done
