@@ -57,6 +57,7 @@ interface Run {
   /** Batches already sent, kept so a reconnect can resend what the server did not store. */
   sent: LogMessage[];
   flushTimer: ReturnType<typeof setTimeout> | null;
+  lastFlushAt: number;
   /** Set once the run ended; the run is forgotten after the server heard of it. */
   ended: boolean;
 }
@@ -112,6 +113,7 @@ export function startAgent(options: AgentOptions): RunningAgent {
   function flushLogs(run: Run) {
     if (run.flushTimer) clearTimeout(run.flushTimer);
     run.flushTimer = null;
+    run.lastFlushAt = Date.now();
     while (run.pending.length > 0) {
       const batch: LogMessage = { type: 'log', assignmentId: run.assignment.assignmentId, seq: ++run.seq, lines: run.pending.splice(0, maxBatch) };
       run.sent.push(batch);
@@ -122,7 +124,7 @@ export function startAgent(options: AgentOptions): RunningAgent {
 
   async function execute(assignment: Assignment) {
     if (runs.has(assignment.assignmentId)) return;
-    const run: Run = { assignment, abort: new AbortController(), seq: 0, pending: [], sent: [], flushTimer: null, ended: false };
+    const run: Run = { assignment, abort: new AbortController(), seq: 0, pending: [], sent: [], flushTimer: null, lastFlushAt: 0, ended: false };
     runs.set(assignment.assignmentId, run);
     const tool = options.tools.get(assignment.tool);
     if (!tool) {
@@ -143,7 +145,8 @@ export function startAgent(options: AgentOptions): RunningAgent {
         onStarted: () => send({ type: 'started', assignmentId: assignment.assignmentId }),
         onLog: (line) => {
           run.pending.push(line);
-          if (run.pending.length >= maxBatch) flushLogs(run);
+          // A line after a quiet spell goes out at once; a burst is batched for at most batchMillis.
+          if (run.pending.length >= maxBatch || (!run.flushTimer && Date.now() - run.lastFlushAt >= batchMillis)) flushLogs(run);
           else run.flushTimer ??= setTimeout(() => flushLogs(run), batchMillis);
         },
         onMetrics: (snapshot) => send({ type: 'metrics', assignmentId: assignment.assignmentId, snapshot }),

@@ -1,15 +1,24 @@
 /** Server-Sent Events for a task: one JSON task event per `data:` frame with its id, keep-alive comments, and a cut-off for slow clients. */
 import type { TaskEvent } from '../services/runs/run-event-bus.ts';
 import type { StreamSink } from '../services/runs/follow-task.ts';
+import { jsonOf } from '../services/runs/event-json.ts';
 
 const encoder = new TextEncoder();
 /** What may wait unread for one client before it counts as too slow and is cut off. */
 export const maxQueuedBytes = 4 * 1024 * 1024;
 const keepAliveMillis = 15_000;
 
+// One event goes to every subscriber: encode it once, not once per subscriber (1000 subscribers, 1000 encodings).
+const frames = new WeakMap<TaskEvent, string>();
+
 export function frameOf(event: TaskEvent): string {
-  const id = event.type === 'log' ? (event.id !== undefined ? `id: ${event.id}\n` : '') : 'id: end\n';
-  return `${id}data: ${JSON.stringify(event)}\n\n`;
+  let frame = frames.get(event);
+  if (frame === undefined) {
+    const id = event.type === 'log' ? (event.id !== undefined ? `id: ${event.id}\n` : '') : 'id: end\n';
+    frame = `${id}data: ${jsonOf(event)}\n\n`;
+    frames.set(event, frame);
+  }
+  return frame;
 }
 
 export function sseResponse(start: (sink: StreamSink) => Promise<() => void>): Response {
@@ -39,6 +48,8 @@ export function sseResponse(start: (sink: StreamSink) => Promise<() => void>): R
             close();
           },
         };
+        // Headers and a first byte at once: a client following a quiet run must not wait for its first line.
+        controller.enqueue(encoder.encode(': connected\n\n'));
         keepAlive = setInterval(() => {
           if (!closed) controller.enqueue(encoder.encode(': keep-alive\n\n'));
         }, keepAliveMillis);

@@ -2,6 +2,7 @@
 import { Elysia, t } from 'elysia';
 import { DomainError } from '../../kernel/errors.ts';
 import { TaskAssignment } from '../../domain/entities/task-assignment.ts';
+import { jsonOf } from '../../services/runs/event-json.ts';
 import { followTask } from '../../services/runs/follow-task.ts';
 import type { TaskEvent } from '../../services/runs/run-event-bus.ts';
 import { toTaskView } from '../../services/runs/task-view.ts';
@@ -96,7 +97,7 @@ export const taskRoutes = (deps: RouteDeps) =>
         raw.data.onPong = () => (lastPong = Date.now());
         const stop = await followTask(deps.runs, taskId, { afterId: resumeFrom(request) }, {
           send(events: readonly TaskEvent[]) {
-            for (const event of events) ws.send(JSON.stringify(event));
+            for (const event of events) ws.send(jsonOf(event));
             return (raw.getBufferedAmount?.() ?? 0) < maxBufferedBytes;
           },
           end(reason) {
