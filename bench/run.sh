@@ -5,13 +5,14 @@
 #   bash bench/run.sh auth-list        # one benchmark
 #   bash bench/run.sh auth-list pglite --duration 20s   # extra arguments go to the benchmark
 #   bash bench/run.sh profile-list     # diagnostic: CPU profile of the server under load (not run by default)
+#   bash bench/run.sh dispatch | log-path | k6-overhead   # the run path (docs/benchmarks.md, "Runs"); not run by default
 #
 # Results are recorded by hand in docs/benchmarks.md together with the command that produced them.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
 BUN=./node_modules/.bin/bun
-BENCHMARKS=(auth-list list-breakdown profile-list)
+BENCHMARKS=(auth-list list-breakdown profile-list dispatch log-path k6-overhead)
 DEFAULT=(auth-list list-breakdown)
 
 usage() {
@@ -19,6 +20,9 @@ usage() {
   echo "  auth-list      [pglite] [postgres] [reference] [idp] [--rounds 3] [--duration 10s] [--warmup 3s] [--threads 1] [--connections 64] [--quiet-wait 120] [--json FILE]" >&2
   echo "  list-breakdown [pglite] [postgres] [--iterations 700]" >&2
   echo "  profile-list   [pglite|postgres] [--path /api/v1/tests] [--duration 10s] [--connections 64] [--top 30] [--keep DIR]" >&2
+  echo "  dispatch       [pglite] [postgres] [--runs 50] [--warmup 5]" >&2
+  echo "  log-path       [pglite|postgres] [--flood 1:200000,...] [--paced 1:1000,...] [--max-stored N] [--agent-batch-ms N]" >&2
+  echo "  k6-overhead    [--vus 20] [--duration 15s] [--rounds 3] [--legs alone,json,agent]" >&2
   echo "  without arguments: ${DEFAULT[*]}" >&2
 }
 
