@@ -23,7 +23,7 @@ export function resolveK6Binary(env: Record<string, string | undefined> = proces
   return existsSync(cached) ? cached : 'k6';
 }
 
-function bunSocket(url: string, headers: Record<string, string>): AgentSocket {
+export function bunSocket(url: string, headers: Record<string, string>): AgentSocket {
   // Bun's client accepts headers, so the token travels in Authorization, never in the URL (and its logs).
   const socket = new WebSocket(url, { headers } as unknown as string[]);
   return {

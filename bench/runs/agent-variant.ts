@@ -8,8 +8,8 @@
 import { parseArgs } from 'node:util';
 import { detectSystem } from '../../adapters/agent/system-info.ts';
 import { createNodeProcessRunner } from '../../adapters/process/node-process-runner.ts';
-import { resolveK6Binary, loadToolPlugins, agentVersion } from '../../adapters/agent/start-node-agent.ts';
-import { type AgentSocket, startAgent } from '../../core/agent/agent.ts';
+import { agentVersion, bunSocket, loadToolPlugins, resolveK6Binary } from '../../adapters/agent/start-node-agent.ts';
+import { startAgent } from '../../core/agent/agent.ts';
 import { loadToolCapability } from '../../core/capabilities/load-tool.ts';
 import { createConsoleLogger } from '../../core/kernel/console-logger.ts';
 import { createKernel } from '../../core/kernel/create-kernel.ts';
@@ -23,21 +23,6 @@ const { values } = parseArgs({
   strict: true,
 });
 
-function bunSocket(url: string, headers: Record<string, string>): AgentSocket {
-  const socket = new WebSocket(url, { headers } as unknown as string[]);
-  return {
-    send: (text) => socket.send(text),
-    close: (code, reason) => socket.close(code, reason),
-    onOpen: (handler) => socket.addEventListener('open', () => handler()),
-    onMessage: (handler) => socket.addEventListener('message', (event) => handler(String(event.data))),
-    onClose: (handler) => {
-      socket.addEventListener('close', (event) => handler(event.code, event.reason));
-      socket.addEventListener('error', () => {
-        if (socket.readyState === WebSocket.CLOSED) handler(1006, 'connection failed');
-      });
-    },
-  };
-}
 
 const logger = createConsoleLogger('info', { component: 'agent' });
 const runner = createNodeProcessRunner();

@@ -2,7 +2,6 @@
  * Shared pieces of the run benchmarks (dispatch, log path, k6 overhead): the real service and a real agent as separate
  * processes on loopback, an API client with timings, percentiles, per-process CPU from /proc, markdown tables.
  */
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -112,38 +111,13 @@ export async function startRunsService(options: { database?: DatabaseMode; env?:
 
 /** bench/runs/agent-variant.ts as a process: the real agent with another log batch window (a diagnostic). */
 function startVariantAgentProcess(options: { serverUrl: string; token: string; hostname: string; batchMs: number }): AgentProcess {
-  const child = spawn(
-    process.execPath,
-    [join(import.meta.dir, 'agent-variant.ts'), '--server', options.serverUrl, '--token', options.token, '--hostname', options.hostname, '--batch-ms', String(options.batchMs)],
-    { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' }, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let output = '';
-  child.stdout?.on('data', (chunk) => (output += chunk));
-  child.stderr?.on('data', (chunk) => (output += chunk));
-  const exited = new Promise<void>((done) => child.once('exit', () => done()));
-  return {
-    pid: child.pid!,
-    output: () => output,
-    async registered(times = 1, timeoutMs = 30_000) {
-      const deadline = Date.now() + timeoutMs;
-      while ((output.match(/agent registered/g) ?? []).length < times) {
-        if (child.exitCode !== null) throw new Error(`agent exited with ${child.exitCode}:\n${output}`);
-        if (Date.now() > deadline) throw new Error(`agent did not register within ${timeoutMs} ms:\n${output}`);
-        await Bun.sleep(50);
-      }
-    },
-    async kill(signal = 'SIGTERM') {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      child.kill(signal);
-      await exited;
-    },
-  };
+  return startAgentProcess({
+    ...options,
+    entry: join(import.meta.dir, 'agent-variant.ts'),
+    extraArgs: ['--batch-ms', String(options.batchMs)],
+  });
 }
 
-/**
- * A real agent process (`npm run agent`) registered in the service's workspace; returns it with its machine id.
- * `batchMs` starts the diagnostic variant with that log batch window instead (the product's is 50 ms).
- */
 export async function startBenchAgent(runs: RunsService, hostname: string, batchMs?: number): Promise<{ agent: AgentProcess; machineId: string }> {
   const agent =
     batchMs === undefined

@@ -10,10 +10,26 @@ export interface AgentProcess {
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
-export function startAgentProcess(options: { serverUrl: string; token: string; hostname: string }): AgentProcess {
+export function startAgentProcess(options: {
+  serverUrl: string;
+  token: string;
+  hostname: string;
+  /** Another agent entry (a benchmark's variant); the real `npm run agent` entry by default. */
+  entry?: string;
+  extraArgs?: string[];
+}): AgentProcess {
   const child: ChildProcess = spawn(
     process.execPath,
-    ['adapters/runtime/bun/agent-main.ts', '--server', options.serverUrl, '--token', options.token, '--hostname', options.hostname],
+    [
+      options.entry ?? 'adapters/runtime/bun/agent-main.ts',
+      '--server',
+      options.serverUrl,
+      '--token',
+      options.token,
+      '--hostname',
+      options.hostname,
+      ...(options.extraArgs ?? []),
+    ],
     { cwd: repoRoot, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let output = '';
