@@ -63,7 +63,8 @@ function postgresCpuSeconds(): number {
 }
 
 /** Jiffies of the whole machine: process time (user + nice + system), interrupt time (irq + softirq) and the total. */
-function machineTicks(): { processes: number; interrupts: number; total: number } {
+/** Whole-machine CPU ticks from /proc/stat: processes, interrupts (irq + softirq), and the total. */
+export function machineTicks(): { processes: number; interrupts: number; total: number } {
   const [user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0, steal = 0] = (read('/proc/stat') ?? 'cpu 0')
     .split('\n')[0]!
     .trim()

@@ -2,6 +2,7 @@ import { afterAll, describe, expect, test } from 'bun:test';
 import { appendFile, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createNodeProcessRunner } from './node-process-runner.ts';
+import { groupAlive, waitFor } from '../../tests/helpers/process-probes.ts';
 
 const runner = createNodeProcessRunner({ drainGraceMs: 500, tailPollMs: 20 });
 const cleanups: (() => Promise<void>)[] = [];
@@ -15,22 +16,6 @@ async function workDir(files: Record<string, string> = {}, executables?: string[
   return dir;
 }
 
-function groupAlive(pid: number): boolean {
-  try {
-    process.kill(-pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function waitFor(check: () => boolean, timeoutMs = 5_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('timed out waiting');
-    await Bun.sleep(20);
-  }
-}
 
 const env = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
 

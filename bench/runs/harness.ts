@@ -4,6 +4,7 @@
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { readdirSync, readFileSync } from 'node:fs';
+import { machineTicks } from '../cpu.ts';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type AgentProcess, startAgentProcess } from '../../tests/helpers/agent-process.ts';
@@ -246,15 +247,6 @@ export function parseFlags(argv: string[], defaults: Record<string, string>): { 
   return { flags, words };
 }
 
-function machineTicks() {
-  const [user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0, steal = 0] = readFileSync('/proc/stat', 'utf8')
-    .split('\n')[0]!
-    .trim()
-    .split(/\s+/)
-    .slice(1)
-    .map(Number);
-  return { processes: user + nice + system, interrupts: irq + softirq, total: user + nice + system + idle + iowait + irq + softirq + steal };
-}
 
 /** Whole-machine CPU over a stretch, in % of one core: process time, and interrupt time (loopback TCP is mostly softirq). */
 export function machineMeter() {

@@ -5,6 +5,7 @@ import type { Assignment, LoadTool, MetricSnapshot, ToolCommand } from '../capab
 import { LatencyHistogram } from '../domain/metrics/histogram.ts';
 import { MetricRecorder } from '../domain/metrics/metric-recorder.ts';
 import { type LogLine, runAssignment } from './run-assignment.ts';
+import { groupAlive, waitFor } from '../../tests/helpers/process-probes.ts';
 
 const runner = createNodeProcessRunner({ tailPollMs: 20, drainGraceMs: 300 });
 const baseEnv = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
@@ -64,22 +65,6 @@ function collector() {
   };
 }
 
-function groupAlive(pid: number): boolean {
-  try {
-    process.kill(-pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function waitFor(check: () => boolean, timeoutMs = 5_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('timed out waiting');
-    await Bun.sleep(20);
-  }
-}
 
 describe('runAssignment', () => {
   test('runs the command in a fresh work dir, logs non-sample lines, summarises samples, cleans up', async () => {

@@ -1,4 +1,5 @@
 /** API-token use cases: create (plaintext shown once), list, revoke and rotate a user's personal tokens. */
+import type { EntityManager } from '@mikro-orm/core';
 import { limitsOf } from '../../config/plans.ts';
 import { generateApiToken, hashApiToken, tokenHint } from '../domain/api-token-format.ts';
 import { ApiToken } from '../domain/entities/api-token.ts';
@@ -58,11 +59,9 @@ export function toApiTokenView(token: ApiToken) {
 }
 
 export function createApiTokenService(deps: { db: Database; changes: ChangeFeed }) {
-  const ownToken = (caller: Caller, id: string) =>
-    findInWorkspace(deps.db.fork(), ApiToken, caller.workspace.workspaceId, id, 'API token', {
-      userId: caller.userId,
-      revokedAt: null,
-    });
+  /** Tokens are personal: one's own live token, or not found. */
+  const ownToken = (em: EntityManager, caller: Caller, id: string) =>
+    findInWorkspace(em, ApiToken, caller.workspace.workspaceId, id, 'API token', { userId: caller.userId, revokedAt: null });
 
   return {
     async list(caller: Caller): Promise<ApiToken[]> {
@@ -120,10 +119,7 @@ export function createApiTokenService(deps: { db: Database; changes: ChangeFeed 
 
     async revoke(caller: Caller, id: string): Promise<void> {
       const em = deps.db.fork();
-      const token = await findInWorkspace(em, ApiToken, caller.workspace.workspaceId, id, 'API token', {
-        userId: caller.userId,
-        revokedAt: null,
-      });
+      const token = await ownToken(em, caller, id);
       token.revokedAt = new Date();
       recordAudit(em, caller, 'api_token.revoked', { type: 'api_token', id: token.id, label: token.name });
       await em.flush();
@@ -132,10 +128,7 @@ export function createApiTokenService(deps: { db: Database; changes: ChangeFeed 
 
     async rotate(caller: Caller, id: string): Promise<{ record: ApiToken; plaintext: string }> {
       const em = deps.db.fork();
-      const token = await findInWorkspace(em, ApiToken, caller.workspace.workspaceId, id, 'API token', {
-        userId: caller.userId,
-        revokedAt: null,
-      });
+      const token = await ownToken(em, caller, id);
       if (token.expiresAt && token.expiresAt.getTime() <= Date.now()) {
         throw conflict('this API token has expired; rotation keeps the expiry, so create a new token instead');
       }
@@ -149,8 +142,6 @@ export function createApiTokenService(deps: { db: Database; changes: ChangeFeed 
       await deps.changes.publish({ kind: 'token', secretHash: oldHash });
       return { record: token, plaintext };
     },
-
-    ownToken,
   };
 }
 

@@ -130,6 +130,20 @@ describe('WebSocket', () => {
     expect(messages.at(-1)).toMatchObject({ type: 'done', task: { status: 'completed' } });
   }, 30_000);
 
+  test('the agent socket answers malformed and invalid messages with an error naming the problem', async () => {
+    const socket = new WebSocket(`${ts.url.replace('http', 'ws')}/api/v1/agent`, { headers: { authorization: `Bearer ${token}` } } as unknown as string[]);
+    const replies: { type: string; message: string }[] = [];
+    socket.addEventListener('message', (event) => replies.push(JSON.parse(String(event.data))));
+    await new Promise((resolve) => socket.addEventListener('open', resolve));
+    socket.send('not json');
+    socket.send(JSON.stringify({ type: 'hello', protocol: 1 }));
+    for (let i = 0; i < 100 && replies.length < 2; i++) await Bun.sleep(20);
+    socket.close();
+    expect(replies[0]).toEqual({ type: 'error', message: 'messages must be JSON' });
+    expect(replies[1]!.type).toBe('error');
+    expect(replies[1]!.message).toStartWith('invalid message');
+  });
+
   test('late join over WebSocket: one done message, then close 1000', async () => {
     const run = await startRun(counting(2, 0));
     await waitForStatus(run.id, 'completed');

@@ -1,5 +1,5 @@
 /** Server side of the agent protocol: registers the machine, resumes runs after reconnects, stores logs and metrics, and fails runs of agents that stay away. */
-import { Value } from '@sinclair/typebox/value';
+import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { limitsOf } from '../../../config/plans.ts';
 import { AgentMessage, agentProtocolVersion } from '../../agent/protocol.ts';
 import type { MetricSnapshot } from '../../capabilities/load-tool.ts';
@@ -25,6 +25,9 @@ interface ActiveAssignment {
   testId: string;
   lastLogSeq: number;
 }
+
+// Compiled once: every message of every agent is checked, log batches included.
+const agentMessage = TypeCompiler.Compile(AgentMessage);
 
 const describeError = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
@@ -235,8 +238,8 @@ export function createAgentSessions(ctx: RunContext, dispatcher: Dispatcher) {
                 return;
               }
             }
-            if (!Value.Check(AgentMessage, message)) {
-              const first = [...Value.Errors(AgentMessage, message)][0];
+            if (!agentMessage.Check(message)) {
+              const first = agentMessage.Errors(message).First();
               transport.send({ type: 'error', message: `invalid message${first ? ` at ${first.path}: ${first.message}` : ''}` });
               return;
             }

@@ -4,7 +4,7 @@ import { Machine } from '../../domain/entities/machine.ts';
 import { Task } from '../../domain/entities/task.ts';
 import { TaskAssignment } from '../../domain/entities/task-assignment.ts';
 import { mergeSummaries } from '../../domain/metrics/merge-summaries.ts';
-import { canMove, isTerminal, type TaskStatus } from '../../domain/run-state.ts';
+import { canMove, isTerminal } from '../../domain/run-state.ts';
 import type { RunContext } from './run-context.ts';
 import { toTaskView } from './task-view.ts';
 
@@ -143,4 +143,3 @@ export async function failToStart(ctx: RunContext, task: Task, message: string):
   for (const assignment of assignments) await freeMachine(ctx, assignment.machineId);
 }
 
-export type { TaskStatus };

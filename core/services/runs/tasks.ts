@@ -33,8 +33,6 @@ export function createTaskService(ctx: RunContext, dispatcher: Dispatcher) {
 
   return {
     find: (caller: Caller, id: string) => find(caller.workspace.workspaceId, id),
-    /** For stream routes that resolved the caller already. */
-    findInWorkspace: find,
 
     async list(caller: Caller, page: PageFilter) {
       return ctx.db.fork().find(
