@@ -9,12 +9,14 @@ export interface PlanLimits {
   retentionDays: number;
   /** MCP tool calls per workspace and calendar month. */
   aiToolCallsPerMonth: number;
+  /** Tasks waiting for a machine at once; past it POST /tasks answers 429 too_many_pending_tasks. */
+  pendingTasks: number;
 }
 
 export const planLimits = {
-  starter: { apiTokensPerUser: 0, machines: 2, tests: 25, retentionDays: 7, aiToolCallsPerMonth: 100 },
-  scale: { apiTokensPerUser: 1, machines: 25, tests: 500, retentionDays: 90, aiToolCallsPerMonth: 5_000 },
-  enterprise: { apiTokensPerUser: 5, machines: null, tests: null, retentionDays: 365, aiToolCallsPerMonth: 50_000 },
+  starter: { apiTokensPerUser: 0, machines: 2, tests: 25, retentionDays: 7, aiToolCallsPerMonth: 100, pendingTasks: 20 },
+  scale: { apiTokensPerUser: 1, machines: 25, tests: 500, retentionDays: 90, aiToolCallsPerMonth: 5_000, pendingTasks: 200 },
+  enterprise: { apiTokensPerUser: 5, machines: null, tests: null, retentionDays: 365, aiToolCallsPerMonth: 50_000, pendingTasks: 1_000 },
 } as const satisfies Record<string, PlanLimits>;
 
 export type PlanName = keyof typeof planLimits;

@@ -30,12 +30,8 @@ import { createMemberService } from './services/members.ts';
 import { createTestDefinitionService } from './services/test-definitions.ts';
 import { createWorkspaceService } from './services/workspaces.ts';
 import { createConfigService } from './services/configs.ts';
-import { createAgentSessions } from './services/runs/agent-sessions.ts';
-import { createDispatcher } from './services/runs/dispatcher.ts';
-import { createLogStore } from './services/runs/log-store.ts';
-import type { RunContext } from './services/runs/run-context.ts';
-import { createRunEventBus } from './services/runs/run-event-bus.ts';
-import { createTaskService } from './services/runs/tasks.ts';
+import { createLocalPubSub, type PubSub } from './ports/pubsub.ts';
+import { createRuns, type Runs } from './services/runs/create-runs.ts';
 
 export const serviceVersion = '0.1.0';
 
@@ -52,6 +48,10 @@ export interface BootOptions {
   fetch: OutboundFetch;
   /** Cross-process invalidation of cached access data; in-memory (one process) when absent. */
   changeFeed?: (database: Database) => Promise<ChangeFeed & { close(): Promise<void> }>;
+  /** Wake-ups between replicas (run events, agent commands); one process only when absent. */
+  pubsub?: () => Promise<PubSub & { close(): Promise<void> }>;
+  /** How often the run sweep runs (default one second). */
+  sweepMillis?: number;
   /** How often API-token last-used marks are written (default two minutes). */
   lastUsedFlushMillis?: number;
   /** Extra plugin definitions (tests); configured plugins load by name. */
@@ -71,8 +71,8 @@ export interface Service {
   bootstrapWorkspaceId: string;
   /** API-token last-used marks; tests flush them on demand. */
   lastUsed: { flush(): Promise<void> };
-  /** The run machinery: event bus, connected agents, log store. */
-  runs: RunContext;
+  /** The run machinery of this replica: lifecycle, agent sockets, streams, sweep. */
+  runs: Runs;
   stop(): Promise<void>;
 }
 
@@ -147,19 +147,24 @@ export async function bootService(options: BootOptions): Promise<Service> {
     const callers = createCallerResolver({ db: database, hooks: kernel.hooks, changes, defaultPlan: config.defaultPlan });
     const lastUsed = createLastUsedRecorder(database, options.lastUsedFlushMillis);
     const apiTokenAuthenticator = createApiTokenAuthenticator({ db: database, callers, changes, lastUsed });
-    const runs: RunContext = {
+    const pubsub = options.pubsub ? await options.pubsub() : { ...createLocalPubSub(), close: async () => {} };
+    const runs = await createRuns({
       db: database,
-      bus: createRunEventBus(),
-      logs: createLogStore(database, config.maxLogLinesPerRun),
       hooks: kernel.hooks,
       logger: logger.child({ part: 'runs' }),
-      settings: { publicUrl: config.publicUrl, agentGraceMillis: config.agentGraceSeconds * 1000, heartbeatSeconds: 5 },
+      pubsub,
       tools: new Map(kernel.getAll(loadToolCapability).map((tool) => [tool.tool, tool])),
-      agents: new Map(),
-    };
-    const dispatcher = createDispatcher(runs);
-    const agentSessions = createAgentSessions(runs, dispatcher);
-    await agentSessions.armAfterRestart();
+      settings: {
+        publicUrl: config.publicUrl,
+        agentGraceMillis: config.agentGraceSeconds * 1000,
+        heartbeatSeconds: 5,
+        leaseSeconds: 15,
+        sweepMillis: options.sweepMillis ?? 1000,
+        pendingTimeoutSeconds: config.pendingTimeoutSeconds || null,
+      },
+      maxStoredLogLines: config.maxLogLinesPerRun,
+      workers: config.workers,
+    });
     const deps = {
       db: database,
       hooks: kernel.hooks,
@@ -170,10 +175,10 @@ export async function bootService(options: BootOptions): Promise<Service> {
       members: createMemberService({ db: database, changes }),
       accessControls: createAccessControlService({ db: database, changes }),
       workspaces: createWorkspaceService({ db: database, changes }),
-      tasks: createTaskService(runs, dispatcher),
+      tasks: runs.tasks,
       configs: createConfigService({ db: database }),
-      runs,
-      agentSessions,
+      streams: runs.context.streams,
+      agentSessions: runs.sessions,
       publicUrl: config.publicUrl,
     };
     app = createApp({
@@ -196,11 +201,11 @@ export async function bootService(options: BootOptions): Promise<Service> {
       lastUsed,
       runs,
       async stop() {
-        agentSessions.stop();
-        for (const agent of runs.agents.values()) agent.close(1001, 'server stopping');
+        await runs.stop();
         await kernel.stop();
         await lastUsed.stop();
         await changes.close();
+        await pubsub.close();
         await database.close();
       },
     };

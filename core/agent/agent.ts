@@ -63,6 +63,11 @@ interface Run {
 }
 
 const retainedBatches = 2_000;
+
+const emptySummary = (): MetricSnapshot => {
+  const now = Date.now();
+  return { histogram: { v: 1, buckets: '', count: 0, min: 0, max: 0, sum: 0 }, requests: 0, errors: 0, startedAt: now, endedAt: now };
+};
 const maxOutbox = 20_000;
 
 export interface RunningAgent {
@@ -154,7 +159,7 @@ export function startAgent(options: AgentOptions): RunningAgent {
     } catch (error) {
       result = {
         outcome: { status: 'failed', reason: String(error) },
-        summary: { histogram: { v: 1, buckets: '', count: 0, min: 0, max: 0, sum: 0 }, requests: 0, errors: 0, startedAt: Date.now(), endedAt: Date.now() },
+        summary: emptySummary(),
         exitCode: null,
         startError: String(error),
       };
@@ -213,9 +218,17 @@ export function startAgent(options: AgentOptions): RunningAgent {
       case 'assign':
         void execute(message.assignment);
         return;
-      case 'cancel':
-        runs.get(message.assignmentId)?.abort.abort();
+      case 'cancel': {
+        const run = runs.get(message.assignmentId);
+        if (run && !run.ended) {
+          // The run ends through its usual `finished`, which the server takes as the confirmation.
+          run.abort.abort();
+        } else if (!run) {
+          // Nothing of it runs here (the assign never arrived, or it ended): confirm at once so the machine is free.
+          send({ type: 'finished', assignmentId: message.assignmentId, status: 'failed', reason: 'not running on this agent', exitCode: null, summary: emptySummary() });
+        }
         return;
+      }
       case 'error':
         options.logger.warn('server refused a message', { message: message.message });
         return;

@@ -22,3 +22,7 @@ export function canMove(from: string, to: TaskStatus): boolean {
 export function assertMove(from: string, to: TaskStatus): void {
   if (!canMove(from, to)) throw conflict(`a ${from} task cannot become ${to}`);
 }
+
+/** Assignment states in which the machine is taken: sent, running, or being stopped (until the agent confirms). */
+export const activeAssignmentStatuses = ['pending', 'running', 'cancelling'] as const;
+export const assignmentStatuses = [...activeAssignmentStatuses, 'completed', 'failed', 'cancelled'] as const;

@@ -33,6 +33,8 @@ export function statusOf(code: ErrorCode): number {
       return 413;
     case 'unsupported_media_type':
       return 415;
+    case 'too_many_pending_tasks':
+      return 429;
     case 'internal_error':
       return 500;
     case 'service_unavailable':

@@ -10,7 +10,7 @@ import type { TestDefinitionService } from '../services/test-definitions.ts';
 import type { WorkspaceService } from '../services/workspaces.ts';
 import type { ConfigService } from '../services/configs.ts';
 import type { AgentSessions } from '../services/runs/agent-sessions.ts';
-import type { RunContext } from '../services/runs/run-context.ts';
+import type { StreamHub } from '../services/runs/stream-hub.ts';
 import type { TaskService } from '../services/runs/tasks.ts';
 import type { Authenticate } from './authenticate.ts';
 
@@ -26,7 +26,8 @@ export interface RouteDeps {
   workspaces: WorkspaceService;
   tasks: TaskService;
   configs: ConfigService;
-  runs: RunContext;
+  /** This replica's live task streams. */
+  streams: StreamHub;
   agentSessions: AgentSessions;
   /** Origin used in every URL the service hands out. */
   publicUrl: string;

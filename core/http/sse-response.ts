@@ -1,6 +1,5 @@
 /** Server-Sent Events for a task: one JSON task event per `data:` frame with its id, keep-alive comments, and a cut-off for slow clients. */
-import type { TaskEvent } from '../services/runs/run-event-bus.ts';
-import type { StreamSink } from '../services/runs/follow-task.ts';
+import type { StreamSink, TaskEvent } from '../services/runs/task-events.ts';
 import { jsonOf } from '../services/runs/event-json.ts';
 
 const encoder = new TextEncoder();

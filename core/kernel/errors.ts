@@ -16,6 +16,7 @@ export const errorCodes = [
   'conflict',
   'last_owner',
   'payload_too_large',
+  'too_many_pending_tasks',
   'unsupported_media_type',
   'method_not_allowed',
   'internal_error',

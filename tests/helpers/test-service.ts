@@ -7,7 +7,7 @@ import { type BootOptions, bootService, type Service } from '../../core/boot-ser
 import { createConsoleLogger } from '../../core/kernel/console-logger.ts';
 import { silentLogger } from '../../core/kernel/logger.ts';
 import { openDatabase } from '../../adapters/db/open-database.ts';
-import { changeFeedForConfig } from '../../adapters/pubsub/change-feed-for-config.ts';
+import { changeFeedForConfig, pubSubForConfig } from '../../adapters/pubsub/change-feed-for-config.ts';
 import { createDiskDataFiles } from '../../adapters/files/disk-data-files.ts';
 import { createPackageStaticAssets } from '../../adapters/files/package-static-assets.ts';
 import { startPostgresServer } from './postgres-server.ts';
@@ -80,6 +80,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     config,
     logger,
     changeFeed: changeFeedForConfig(config, logger),
+    pubsub: pubSubForConfig(config, logger),
     dataFiles: createDiskDataFiles(dataDir),
     assets: createPackageStaticAssets(),
     openDatabase: openDb,

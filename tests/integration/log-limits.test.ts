@@ -29,7 +29,11 @@ const stream = (id: string, query = '') => fetch(`${ts.url}/api/v1/tasks/${id}/l
 test('past the limit, lines stream live but are not stored; one marker says so', async () => {
   const id = await startRun('#!/bin/sh\nsleep 0.5\ni=1\nwhile [ $i -le 300 ]; do echo "n $i"; i=$((i+1)); done\n');
   const live = await readSse(await stream(id));
-  expect(live.events.filter((e) => e.data.type === 'log')).toHaveLength(300);
+  const liveTexts = live.events.filter((e) => e.data.type === 'log').map((e) => String(e.data.text));
+  // Every line live, in order, with the one marker where storing stopped.
+  expect(liveTexts.filter((text) => !text.includes('log truncated'))).toEqual(Array.from({ length: 300 }, (_, i) => `n ${i + 1}`));
+  expect(liveTexts).toHaveLength(301);
+  expect(liveTexts[100]).toContain('log truncated');
   const stored = await readSse(await stream(id, '?after=0'));
   const texts = stored.events.filter((e) => e.data.type === 'log').map((e) => String(e.data.text));
   expect(texts.slice(0, 100)).toEqual(Array.from({ length: 100 }, (_, i) => `n ${i + 1}`));
@@ -45,11 +49,11 @@ test('a subscriber that stops reading is cut off instead of growing server memor
   await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
   socket.write(`GET /api/v1/tasks/${id}/log-stream HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: Bearer ${token}\r\n\r\n`);
   socket.pause(); // never read: the kernel buffers fill, then the server's queue
-  const bus = ts.service.runs.bus;
+  const streams = ts.service.runs.context.streams;
   let sawSubscriber = false;
   const deadline = Date.now() + 20_000;
   for (;;) {
-    const count = bus.subscribers(id);
+    const count = streams.subscribers(id);
     if (count > 0) sawSubscriber = true;
     if (sawSubscriber && count === 0) break;
     if (Date.now() > deadline) throw new Error(`subscriber not cut off (seen: ${sawSubscriber}, now: ${count})`);

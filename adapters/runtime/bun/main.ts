@@ -7,7 +7,7 @@ import { KernelBootError } from '../../../core/kernel/errors.ts';
 import { startNodeAgent } from '../../agent/start-node-agent.ts';
 import { provisionLocalAgentToken } from '../../../core/services/runs/local-agent-account.ts';
 import { databaseForConfig } from '../../db/database-for-config.ts';
-import { changeFeedForConfig } from '../../pubsub/change-feed-for-config.ts';
+import { changeFeedForConfig, pubSubForConfig } from '../../pubsub/change-feed-for-config.ts';
 import { createDiskDataFiles } from '../../files/disk-data-files.ts';
 import { createPackageStaticAssets } from '../../files/package-static-assets.ts';
 
@@ -32,6 +32,7 @@ async function main() {
     assets: createPackageStaticAssets(),
     openDatabase: databaseForConfig(config),
     changeFeed: changeFeedForConfig(config, logger),
+    pubsub: pubSubForConfig(config, logger),
     fetch: (request) => fetch(request),
   });
 
@@ -62,7 +63,7 @@ async function main() {
     logger.info('stopping', { signal });
     await localAgent?.shutdown();
     // Streams and agent sockets never end by themselves: close them instead of waiting forever.
-    for (const agent of service.runs.agents.values()) agent.close(1001, 'server restarting');
+    for (const agent of service.runs.context.connections.values()) agent.close(1001, 'server restarting');
     await service.app.stop(true);
     await service.stop();
     process.exit(0);

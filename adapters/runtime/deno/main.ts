@@ -3,7 +3,7 @@ import { ConfigError, loadConfig } from '../../../config/load-config.ts';
 import { bootService } from '../../../core/boot-service.ts';
 import { createConsoleLogger } from '../../../core/kernel/console-logger.ts';
 import { databaseForConfig } from '../../db/database-for-config.ts';
-import { changeFeedForConfig } from '../../pubsub/change-feed-for-config.ts';
+import { changeFeedForConfig, pubSubForConfig } from '../../pubsub/change-feed-for-config.ts';
 import { createDiskDataFiles } from '../../files/disk-data-files.ts';
 import { createPackageStaticAssets } from '../../files/package-static-assets.ts';
 
@@ -38,6 +38,7 @@ const service = await bootService({
   assets: createPackageStaticAssets(),
   openDatabase: databaseForConfig(config),
   changeFeed: changeFeedForConfig(config, logger),
+  pubsub: pubSubForConfig(config, logger),
   fetch: (request) => fetch(request),
 });
 const server = Deno.serve(

@@ -14,7 +14,20 @@ export const Machine = defineEntity({
     arch: p.string(),
     cpuCores: p.integer(),
     memoryGb: p.integer(),
-    status: p.string(),
+    /**
+     * Derived, never stored: offline without a live agent presence, busy with an active assignment, else online.
+     * Presence is the lease a replica renews while it holds the agent's socket.
+     */
+    status: p.string().formula(
+      (cols) =>
+        `case when ${cols.connectionId} is not null and ${cols.leaseUntil} > now() then ` +
+        `case when exists (select 1 from task_assignments a where a.machine_id = ${cols.id} and a.status in ('pending', 'running', 'cancelling')) ` +
+        `then 'busy' else 'online' end else 'offline' end`,
+    ),
+    /** The agent socket now held (one per machine), the replica holding it, and until when that holds without renewal. */
+    connectionId: p.uuid().nullable(),
+    replicaId: p.uuid().nullable(),
+    leaseUntil: p.datetime().nullable(),
     agentVersion: p.string().nullable(),
     lastSeenAt: p.datetime().nullable(),
     /** Load tools the agent reported it can run. */

@@ -17,6 +17,8 @@ export const TaskAssignment = defineEntity({
     summary: p.json<MetricSnapshot>().nullable(),
     /** Highest log batch sequence stored, so a batch resent after a reconnect is not stored twice. */
     lastLogSeq: p.integer(),
+    /** When the last assign or cancel was sent to the agent; unacknowledged ones are sent again. */
+    sentAt: p.datetime().nullable(),
     createdAt: p.datetime(),
     startedAt: p.datetime().nullable(),
     finishedAt: p.datetime().nullable(),

@@ -23,7 +23,11 @@ export const Task = defineEntity({
     requestsPerSec: p.double().nullable(),
     totalRequests: p.bigint('number').nullable(),
     errorMessage: p.text().nullable(),
+    /** Stored log lines (bounded), and the last line sequence given out (stored or relayed live only). */
     logLines: p.integer(),
+    logSeq: p.bigint('number'),
+    /** A pending task still waiting then fails: nothing waits forever unnoticed. */
+    pendingUntil: p.datetime().nullable(),
     logTruncated: p.boolean(),
     createdAt: p.datetime(),
     startedAt: p.datetime().nullable(),

@@ -3,8 +3,7 @@ import { Elysia, t } from 'elysia';
 import { DomainError } from '../../kernel/errors.ts';
 import { TaskAssignment } from '../../domain/entities/task-assignment.ts';
 import { jsonOf } from '../../services/runs/event-json.ts';
-import { followTask } from '../../services/runs/follow-task.ts';
-import type { TaskEvent } from '../../services/runs/run-event-bus.ts';
+import type { TaskEvent } from '../../services/runs/task-events.ts';
 import { toTaskView } from '../../services/runs/task-view.ts';
 import { errorResponse } from '../error-mapper.ts';
 import { PageQuery, pagedList } from '../paging.ts';
@@ -45,6 +44,9 @@ const StartBody = t.Object(
     transport: t.Optional(literalUnion(['sse', 'ws', 'long_polling'] as const, { description: 'default sse; long_polling falls back to sse' })),
     machineIds: t.Optional(t.Array(t.String(), { maxItems: 50, description: 'machines to run on together; default: one free machine' })),
     configId: t.Optional(t.String({ description: 'a load configuration (vus/duration or stages)' })),
+    pendingTimeout: t.Optional(
+      t.Integer({ minimum: 1, maximum: 30 * 86_400, description: 'seconds the task may wait for a free machine before it fails (default: the service setting, none)' }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -74,7 +76,9 @@ export const taskRoutes = (deps: RouteDeps) =>
         }
       },
       async open(ws) {
-        const request = new Request('http://localhost', { headers: ws.data.headers as Record<string, string> });
+        // The upgrade request's query (?after=) and headers (Last-Event-ID), as the SSE route reads them.
+        const query = new URLSearchParams((ws.data.query ?? {}) as Record<string, string>);
+        const request = new Request(`http://localhost/?${query}`, { headers: ws.data.headers as Record<string, string> });
         let taskId: string;
         try {
           // Checked before the upgrade already; this only fails if the token died in between.
@@ -95,7 +99,7 @@ export const taskRoutes = (deps: RouteDeps) =>
           ws.ping();
         }, pingMillis);
         raw.data.onPong = () => (lastPong = Date.now());
-        const stop = await followTask(deps.runs, taskId, { afterId: resumeFrom(request) }, {
+        const stop = await deps.streams.follow(taskId, resumeFrom(request), {
           send(events: readonly TaskEvent[]) {
             for (const event of events) ws.send(jsonOf(event));
             return (raw.getBufferedAmount?.() ?? 0) < maxBufferedBytes;
@@ -162,6 +166,7 @@ export const taskRoutes = (deps: RouteDeps) =>
           401: errorResponses[401],
           403: errorResponses[403],
           404: errorResponses[404],
+          429: errorResponses[429],
         },
         detail: { summary: 'Start a test: 202 with the task id; follow progress with GET /tasks/:id' },
       },
@@ -187,7 +192,7 @@ export const taskRoutes = (deps: RouteDeps) =>
       '/:id/log-stream',
       async ({ caller, params, request }) => {
         const task = await deps.tasks.find(caller, params.id);
-        return sseResponse((sink) => followTask(deps.runs, task.id, { afterId: resumeFrom(request) }, sink));
+        return sseResponse((sink) => deps.streams.follow(task.id, resumeFrom(request), sink));
       },
       {
         params: IdParams,

@@ -16,6 +16,7 @@ export const errorResponses = {
   404: ErrorBody,
   409: ErrorBody,
   413: ErrorBody,
+  429: ErrorBody,
 } as const;
 
 export const IdParams = t.Object({ id: t.String({ description: 'the resource id (UUID)' }) });

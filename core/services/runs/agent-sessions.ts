@@ -1,18 +1,24 @@
-/** Server side of the agent protocol: registers the machine, resumes runs after reconnects, stores logs and metrics, and fails runs of agents that stay away. */
+/**
+ * Server side of the agent protocol on the replica that holds the socket: registers the machine and its presence,
+ * reconciles runs after a reconnect, stores logs and metrics, and hands every run transition to the lifecycle.
+ */
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { limitsOf } from '../../../config/plans.ts';
 import { AgentMessage, agentProtocolVersion } from '../../agent/protocol.ts';
 import type { MetricSnapshot } from '../../capabilities/load-tool.ts';
 import { Machine } from '../../domain/entities/machine.ts';
-import { Task } from '../../domain/entities/task.ts';
-import { TaskAssignment } from '../../domain/entities/task-assignment.ts';
+import { snapshotProblem } from '../../domain/metrics/check-snapshot.ts';
 import { LatencyHistogram } from '../../domain/metrics/histogram.ts';
 import { normalizeArch, normalizeHostname, normalizeIpAddress, normalizeOs } from '../../domain/machine-rules.ts';
-import { isTerminal } from '../../domain/run-state.ts';
 import type { Caller } from '../caller.ts';
+import { placeholders, sqlOf } from '../sql.ts';
+import type { AgentCommands } from './agent-commands.ts';
+import type { AgentPresence } from './agent-presence.ts';
 import type { Dispatcher } from './dispatcher.ts';
 import type { AgentConnection, RunContext } from './run-context.ts';
-import { failToStart, finishAssignment, freeMachine } from './run-lifecycle.ts';
+import type { RunLifecycle } from './run-lifecycle.ts';
+import type { RunSignals } from './run-signals.ts';
+import { activeAssignmentStatuses } from '../../domain/run-state.ts';
 
 export interface AgentSession {
   /** A message as text, or as Elysia already parsed it. */
@@ -20,54 +26,39 @@ export interface AgentSession {
   onClose(): Promise<void>;
 }
 
-interface ActiveAssignment {
-  taskId: string;
-  testId: string;
-  lastLogSeq: number;
-}
-
 // Compiled once: every message of every agent is checked, log batches included.
 const agentMessage = TypeCompiler.Compile(AgentMessage);
 
 const describeError = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
-export function createAgentSessions(ctx: RunContext, dispatcher: Dispatcher) {
-  const graceTimers = new Map<string, ReturnType<typeof setTimeout>>();
+interface Parts {
+  lifecycle: RunLifecycle;
+  commands: AgentCommands;
+  presence: AgentPresence;
+  signals: RunSignals;
+  dispatcher: Dispatcher;
+}
 
-  function armGrace(machineId: string) {
-    clearTimeout(graceTimers.get(machineId));
-    const timer = setTimeout(async () => {
-      graceTimers.delete(machineId);
-      if (ctx.agents.has(machineId)) return;
-      const em = ctx.db.fork();
-      const lost = await em.find(TaskAssignment, { machineId, status: { $in: ['pending', 'running'] } });
-      for (const assignment of lost) {
-        await finishAssignment(ctx, assignment.id, {
-          status: 'failed',
-          reason: `the agent of this machine disconnected and did not come back within ${Math.round(ctx.settings.agentGraceMillis / 1000)} s`,
-        });
-      }
-    }, ctx.settings.agentGraceMillis);
-    (timer as { unref?: () => void }).unref?.();
-    graceTimers.set(machineId, timer);
-  }
+export function createAgentSessions(ctx: RunContext, parts: Parts) {
+  const { lifecycle, commands, presence, signals, dispatcher } = parts;
+  const sql = sqlOf(ctx.db);
 
   return {
-    open(caller: Caller, transport: Omit<AgentConnection, 'machineId' | 'workspaceId' | 'tools'>): AgentSession {
+    open(caller: Caller, transport: Pick<AgentConnection, 'send' | 'close'>): AgentSession {
       let connection: AgentConnection | null = null;
-      const active = new Map<string, ActiveAssignment>();
-      let lastSeenWrite = 0;
+      /** Assignment id -> task id, for the runs of this socket (log batches arrive often). */
+      const taskOf = new Map<string, { taskId: string; testId: string }>();
 
-      async function activeAssignment(assignmentId: string): Promise<ActiveAssignment | null> {
-        const known = active.get(assignmentId);
+      async function runOf(assignmentId: string) {
+        const known = taskOf.get(assignmentId);
         if (known) return known;
-        if (!connection) return null;
-        const row = await ctx.db.fork().findOne(TaskAssignment, { id: assignmentId, machineId: connection.machineId });
-        if (!row || isTerminal(row.status)) return null;
-        const task = await ctx.db.fork().findOne(Task, { id: row.taskId });
-        if (!task) return null;
-        const entry = { taskId: row.taskId, testId: task.testId, lastLogSeq: row.lastLogSeq };
-        active.set(assignmentId, entry);
+        const rows = await sql.all<{ task_id: string; test_id: string }>(
+          'select a.task_id, t.test_id from task_assignments a join tasks t on t.id = a.task_id where a.id = ? and a.machine_id = ?',
+          [assignmentId, connection!.machineId],
+        );
+        if (!rows[0]) return null;
+        const entry = { taskId: rows[0].task_id, testId: rows[0].test_id };
+        taskOf.set(assignmentId, entry);
         return entry;
       }
 
@@ -75,6 +66,10 @@ export function createAgentSessions(ctx: RunContext, dispatcher: Dispatcher) {
         if (message.protocol !== agentProtocolVersion) {
           transport.send({ type: 'error', message: `unsupported agent protocol ${message.protocol}; the server speaks ${agentProtocolVersion}` });
           transport.close(4400, 'protocol mismatch');
+          return;
+        }
+        if (connection) {
+          transport.send({ type: 'error', message: 'hello was already received on this connection' });
           return;
         }
         const workspaceId = caller.workspace.workspaceId;
@@ -102,70 +97,69 @@ export function createAgentSessions(ctx: RunContext, dispatcher: Dispatcher) {
             transport.close(4403, 'plan limit');
             return;
           }
-          machine = em.create(Machine, { id: crypto.randomUUID(), workspaceId, name: message.name ?? hostname, hostname, status: 'online', createdAt: now, ...details });
+          const name = message.name?.trim() || hostname;
+          machine = em.create(Machine, { id: crypto.randomUUID(), workspaceId, name, hostname, createdAt: now, connectionId: null, replicaId: null, leaseUntil: null, ...details });
         }
         await em.flush();
         const machineId = machine.id;
-        ctx.agents.get(machineId)?.close(4409, 'replaced by a newer connection of the same machine');
-        connection = { ...transport, machineId, workspaceId, tools: message.tools };
-        ctx.agents.set(machineId, connection);
-        clearTimeout(graceTimers.get(machineId));
-        graceTimers.delete(machineId);
+        const current: AgentConnection = { ...transport, machineId, workspaceId, connectionId: crypto.randomUUID(), tools: message.tools };
+        const previous = await presence.claim(machineId, current.connectionId);
+        const local = ctx.connections.get(machineId);
+        ctx.connections.set(machineId, current);
+        connection = current;
+        if (local && local !== current) local.close(4409, 'replaced by a newer connection of the same machine');
+        else if (previous && previous.replicaId !== ctx.replicaId) await commands.closeRemote(previous.replicaId, machineId, previous.connectionId);
 
         // Reconcile runs: the agent's view after a reconnect against ours.
         const reported = new Map(message.running.map((r) => [r.assignmentId, r.logSeq]));
-        const ours = await em.find(TaskAssignment, { machineId, status: { $in: ['pending', 'running'] } });
+        const ours = await sql.all<{ id: string; status: string; last_log_seq: number }>(
+          `select id, status, last_log_seq from task_assignments where machine_id = ? and status in (${placeholders(activeAssignmentStatuses)})`,
+          [machineId, ...activeAssignmentStatuses],
+        );
         const resumed: { assignmentId: string; logSeq: number }[] = [];
+        const followUps: (() => void)[] = [];
         for (const assignment of ours) {
           if (reported.has(assignment.id)) {
-            resumed.push({ assignmentId: assignment.id, logSeq: assignment.lastLogSeq });
-          } else if (assignment.status === 'running') {
-            await finishAssignment(ctx, assignment.id, { status: 'failed', reason: 'the agent restarted and lost this run' });
+            resumed.push({ assignmentId: assignment.id, logSeq: assignment.last_log_seq });
+            if (assignment.status === 'cancelling') followUps.push(() => commands.send(machineId, { type: 'cancel', assignmentId: assignment.id }));
+          } else if (assignment.status === 'pending') {
+            // Never reached this agent (or it restarted before beginning): send it again.
+            followUps.push(() => commands.send(machineId, { type: 'assign', assignmentId: assignment.id }));
           } else {
-            await finishAssignment(ctx, assignment.id, { status: 'failed', reason: 'the agent restarted before the run began' });
+            await lifecycle.agentLost(assignment.id, assignment.status === 'running' ? 'the agent restarted and lost this run' : 'the agent restarted');
           }
         }
         const unknown = [...reported.keys()].filter((id) => !resumed.some((r) => r.assignmentId === id));
-        for (const id of unknown) transport.send({ type: 'cancel', assignmentId: id });
-        await em.nativeUpdate(Machine, { id: machineId }, { status: resumed.length > 0 ? 'busy' : 'online' });
-        await freeMachine(ctx, machineId);
         transport.send({ type: 'welcome', machineId, heartbeatSeconds: ctx.settings.heartbeatSeconds, resumed, unknown });
+        for (const followUp of followUps) followUp();
         await ctx.hooks.callHook('machine:online', { workspaceId, machineId });
-        await dispatcher.kick();
+        void dispatcher.kick();
       }
 
       async function log(message: Extract<AgentMessage, { type: 'log' }>) {
-        const assignment = await activeAssignment(message.assignmentId);
-        // A batch resent after a reconnect that we already stored is dropped.
-        if (!assignment || message.seq <= assignment.lastLogSeq) return;
-        assignment.lastLogSeq = message.seq;
-        const ids = await ctx.logs.append(assignment.taskId, connection!.machineId, message.lines);
-        await ctx.db.fork().nativeUpdate(TaskAssignment, { id: message.assignmentId }, { lastLogSeq: message.seq });
-        const machineId = connection!.machineId;
-        ctx.bus.publish(
-          assignment.taskId,
-          message.lines.map((line, index) => ({
-            type: 'log' as const,
-            source: line.source,
-            text: line.text,
-            machine_id: machineId,
-            ...(ids[index] !== null ? { id: ids[index]! } : {}),
-          })),
-        );
+        const run = await runOf(message.assignmentId);
+        if (!run) return;
+        const stored = await ctx.logs.append(run.taskId, { assignmentId: message.assignmentId, machineId: connection!.machineId, batch: message.seq }, message.lines);
+        signals.linesStored(run.taskId, stored.lines);
       }
 
       async function metrics(assignmentId: string, snapshot: MetricSnapshot) {
-        const assignment = await activeAssignment(assignmentId);
-        if (!assignment) return;
+        const problem = snapshotProblem(snapshot);
+        if (problem) {
+          transport.send({ type: 'error', message: `metrics refused: ${problem}` });
+          return;
+        }
+        const run = await runOf(assignmentId);
+        if (!run) return;
         const histogram = LatencyHistogram.decode(snapshot.histogram);
-        await ctx.db.orm.em.getConnection().execute(
+        await sql.all(
           `insert into task_metric_points (task_id, workspace_id, machine_id, test_id, started_at, ended_at, requests, errors, p50, p95, p99, histogram, labels)
            values (?, ?, ?, ?, to_timestamp(? / 1000.0), to_timestamp(? / 1000.0), ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb)`,
           [
-            assignment.taskId,
+            run.taskId,
             connection!.workspaceId,
             connection!.machineId,
-            assignment.testId,
+            run.testId,
             snapshot.startedAt,
             snapshot.endedAt,
             snapshot.requests,
@@ -174,7 +168,7 @@ export function createAgentSessions(ctx: RunContext, dispatcher: Dispatcher) {
             histogram.percentile(95),
             histogram.percentile(99),
             JSON.stringify(snapshot.histogram),
-            JSON.stringify({ run: assignment.taskId, machine: connection!.machineId, test: assignment.testId }),
+            JSON.stringify({ run: run.taskId, machine: connection!.machineId, test: run.testId }),
           ],
         );
       }
@@ -185,42 +179,28 @@ export function createAgentSessions(ctx: RunContext, dispatcher: Dispatcher) {
           transport.send({ type: 'error', message: 'send hello first' });
           return;
         }
-        const now = Date.now();
-        if (now - lastSeenWrite > 10_000) {
-          lastSeenWrite = now;
-          await ctx.db.fork().nativeUpdate(Machine, { id: connection.machineId }, { lastSeenAt: new Date(now) });
-        }
+        const machineId = connection.machineId;
         switch (message.type) {
           case 'heartbeat':
             return;
           case 'started':
-            await ctx.db.fork().nativeUpdate(TaskAssignment, { id: message.assignmentId, machineId: connection.machineId, status: 'pending' }, { status: 'running', startedAt: new Date() });
-            return;
+            return lifecycle.started(message.assignmentId, machineId);
           case 'log':
             return log(message);
           case 'metrics':
             return metrics(message.assignmentId, message.snapshot);
-          case 'finished': {
-            if (!(await activeAssignment(message.assignmentId))) return;
-            active.delete(message.assignmentId);
-            await finishAssignment(ctx, message.assignmentId, {
+          case 'finished':
+            taskOf.delete(message.assignmentId);
+            await lifecycle.finishAssignment(message.assignmentId, machineId, {
               status: message.status,
               reason: message.reason ?? null,
               exitCode: message.exitCode,
               summary: message.summary,
             });
-            await dispatcher.kick();
             return;
-          }
-          case 'start_failed': {
-            const assignment = await activeAssignment(message.assignmentId);
-            if (!assignment) return;
-            active.delete(message.assignmentId);
-            const task = await ctx.db.fork().findOne(Task, { id: assignment.taskId });
-            if (task) await failToStart(ctx, task, message.message);
-            await dispatcher.kick();
-            return;
-          }
+          case 'start_failed':
+            taskOf.delete(message.assignmentId);
+            return lifecycle.failToStart(message.assignmentId, machineId, message.message);
         }
       }
 
@@ -254,30 +234,19 @@ export function createAgentSessions(ctx: RunContext, dispatcher: Dispatcher) {
         },
         async onClose() {
           await queue;
-          if (!connection || ctx.agents.get(connection.machineId) !== connection) return;
-          ctx.agents.delete(connection.machineId);
-          const em = ctx.db.fork();
-          await em.nativeUpdate(Machine, { id: connection.machineId }, { status: 'offline', updatedAt: new Date() });
-          if ((await em.count(TaskAssignment, { machineId: connection.machineId, status: { $in: ['pending', 'running'] } })) > 0) {
-            armGrace(connection.machineId);
+          const closing = connection;
+          if (!closing) return;
+          if (ctx.connections.get(closing.machineId) === closing) ctx.connections.delete(closing.machineId);
+          // Only this socket's presence ends: a newer socket of the machine (here or on another replica) keeps its own.
+          if (await presence.release(closing.machineId, closing.connectionId)) {
+            await ctx.hooks.callHook('machine:offline', { workspaceId: closing.workspaceId, machineId: closing.machineId });
           }
-          await ctx.hooks.callHook('machine:offline', { workspaceId: connection.workspaceId, machineId: connection.machineId });
         },
       };
     },
 
-    /** At boot: runs whose agents are not connected get the grace period to come back. */
-    async armAfterRestart() {
-      const em = ctx.db.fork();
-      const orphans = await em.find(TaskAssignment, { status: { $in: ['pending', 'running'] } }, { fields: ['machineId'] });
-      for (const machineId of new Set(orphans.map((a) => a.machineId))) if (!ctx.agents.has(machineId)) armGrace(machineId);
-      await em.nativeUpdate(Machine, { status: { $ne: 'offline' } }, { status: 'offline' });
-    },
-
-    stop() {
-      for (const timer of graceTimers.values()) clearTimeout(timer);
-      graceTimers.clear();
-    },
+    /** Renews the presence of every socket this replica holds (the sweep calls it every heartbeat). */
+    renewPresence: () => presence.renew([...ctx.connections.values()].map((c) => c.connectionId)),
   };
 }
 

@@ -1,5 +1,5 @@
 /** JSON of a task event, computed once per event however many subscribers receive it. */
-import type { TaskEvent } from './run-event-bus.ts';
+import type { TaskEvent } from './task-events.ts';
 
 const cache = new WeakMap<TaskEvent, string>();
 

@@ -1,5 +1,11 @@
-/** Stores run logs in batches (one INSERT per batch), bounded per task with a single truncation marker. */
+/**
+ * Run logs: each line gets the task's next sequence number (the stream's event id) under the task row's lock, so
+ * lines of one task commit in sequence order whichever replica stores them. The first `maxStoredLines` are kept;
+ * later ones are relayed to other replicas' streams through short-lived rows, after one truncation marker.
+ */
 import type { Database } from '../../ports/database.ts';
+import { placeholders, type Sql, sqlOf, transaction } from '../sql.ts';
+import { storableLine } from './log-text.ts';
 
 export interface LogLine {
   source: 'out' | 'err';
@@ -8,88 +14,134 @@ export interface LogLine {
 }
 
 export interface StoredLine extends LogLine {
-  id: number;
+  seq: number;
   machineId: string | null;
 }
 
-export interface LogStore {
-  /** Stores what fits under the limit; returns the ids of stored lines in order (null for lines only streamed). */
-  append(taskId: string, machineId: string | null, lines: readonly LogLine[]): Promise<(number | null)[]>;
-  /** Lines after `afterId`, oldest first. */
-  read(taskId: string, afterId: number, limit: number): Promise<StoredLine[]>;
+export interface AppendResult {
+  /** The lines as stored (sanitised, with their sequence numbers), the marker included; empty for a duplicate batch. */
+  lines: StoredLine[];
 }
 
-const maxLineChars = 16 * 1024;
+export interface LogStore {
+  /**
+   * Stores one agent batch. `batch` (the agent's batch number) makes a resent batch a no-op; lines of an
+   * assignment that is no longer running are not stored.
+   */
+  append(taskId: string, source: { assignmentId: string; machineId: string; batch: number } | null, lines: readonly LogLine[]): Promise<AppendResult>;
+  /** Lines after `afterSeq`, oldest first; relayed (live-only) lines too while they exist when `withRelay`. */
+  read(taskId: string, afterSeq: number, limit: number, withRelay?: boolean): Promise<StoredLine[]>;
+  /** Drops relayed lines older than `olderThanSeconds`. */
+  pruneRelay(olderThanSeconds: number): Promise<void>;
+}
 
-export function createLogStore(db: Database, maxLinesPerTask = 100_000): LogStore {
-  // Lines stored per task, cached so the hot path does not count rows; seeded from the task row.
-  const stored = new Map<string, { count: number; truncated: boolean }>();
-  const connection = () => db.orm.em.getConnection();
+// Lines arriving for an assignment being stopped or ended are not stored: its run's stream has ended.
+const runningStatuses = ['pending', 'running'] as const;
+const live = placeholders(runningStatuses);
 
-  async function counter(taskId: string) {
-    let entry = stored.get(taskId);
-    if (!entry) {
-      const rows: { log_lines: number; log_truncated: boolean }[] = await connection().execute(
-        'select log_lines, log_truncated from tasks where id = ?',
-        [taskId],
-      );
-      entry = { count: Number(rows[0]?.log_lines ?? 0), truncated: Boolean(rows[0]?.log_truncated) };
-      stored.set(taskId, entry);
-    }
-    return entry;
+export function createLogStore(db: Database, maxStoredLines = 100_000): LogStore {
+  const sql = sqlOf(db);
+
+  async function insertBatch(tx: Sql, taskId: string, rows: StoredLine[], relayFrom: number) {
+    const payload = JSON.stringify(rows.map((line) => ({ q: line.seq, s: line.source, t: line.text, ts: line.ts, m: line.machineId, r: line.seq >= relayFrom })));
+    await tx.all(
+      `insert into task_logs (task_id, seq, machine_id, source, text, logged_at, relay)
+       select ?, (x->>'q')::bigint, (x->>'m')::uuid, x->>'s', x->>'t', to_timestamp((x->>'ts')::double precision / 1000.0), (x->>'r')::boolean
+       from jsonb_array_elements(?::jsonb) as x`,
+      [taskId, payload],
+    );
   }
 
-  async function insert(taskId: string, machineId: string | null, lines: readonly LogLine[]): Promise<number[]> {
-    const payload = JSON.stringify(
-      lines.map((line) => ({ s: line.source, t: line.text.length > maxLineChars ? `${line.text.slice(0, maxLineChars)}…[line cut]` : line.text, ts: line.ts })),
-    );
-    // One statement for the whole batch; the ordinality keeps ids in the agent's order.
-    const rows: { id: string | number }[] = await connection().execute(
-      `insert into task_logs (task_id, machine_id, source, text, logged_at)
-       select ?, ?, x.line->>'s', x.line->>'t', to_timestamp((x.line->>'ts')::double precision / 1000.0)
-       from jsonb_array_elements(?::jsonb) with ordinality as x(line, n)
-       order by x.n
-       returning id`,
-      [taskId, machineId, payload],
-    );
-    return rows.map((row) => Number(row.id)).sort((a: number, b: number) => a - b);
+  async function appendOnce(
+    taskId: string,
+    source: { assignmentId: string; machineId: string; batch: number } | null,
+    lines: readonly LogLine[],
+    /** False for the first part of a split batch: the batch counts as stored only with its last part. */
+    completesBatch = true,
+  ): Promise<AppendResult> {
+    return transaction(db, async (tx) => {
+      // The task row's lock orders every append (and every transition) of this task.
+      const counters = await tx.all<{ log_seq: string | number; log_lines: number; log_truncated: boolean }>(
+        'select log_seq, log_lines, log_truncated from tasks where id = ? for update',
+        [taskId],
+      );
+      if (!counters[0]) return { lines: [] };
+      if (source) {
+        const fresh = await tx.all(
+          `update task_assignments set last_log_seq = case when ? then ? else last_log_seq end
+           where id = ? and machine_id = ? and last_log_seq < ? and status in (${live}) returning id`,
+          [completesBatch, source.batch, source.assignmentId, source.machineId, source.batch, ...runningStatuses],
+        );
+        if (fresh.length === 0) return { lines: [] };
+      }
+      let seq = Number(counters[0].log_seq);
+      let stored = counters[0].log_lines;
+      let truncated = counters[0].log_truncated;
+      const rows: StoredLine[] = [];
+      let relayFrom = Number.POSITIVE_INFINITY;
+      for (const line of lines) {
+        if (stored >= maxStoredLines && !truncated) {
+          truncated = true;
+          rows.push({
+            seq: ++seq,
+            source: 'err',
+            text: `[loadplane] log truncated: only the first ${maxStoredLines} lines of this run are stored; the rest is streamed live only`,
+            ts: line.ts,
+            machineId: null,
+          });
+          relayFrom = seq + 1;
+        }
+        rows.push({ seq: ++seq, source: line.source, text: storableLine(line.text), ts: line.ts, machineId: source?.machineId ?? null });
+        if (stored < maxStoredLines) stored++;
+      }
+      if (rows.length === 0) return { lines: [] };
+      await insertBatch(tx, taskId, rows, relayFrom);
+      await tx.all('update tasks set log_seq = ?, log_lines = ?, log_truncated = ? where id = ?', [seq, stored, truncated, taskId]);
+      return { lines: rows };
+    });
+  }
+
+  /** Never loses a batch silently: halves are tried apart, and a single line that cannot be stored is replaced by why. */
+  async function appendOrSplit(
+    taskId: string,
+    source: { assignmentId: string; machineId: string; batch: number } | null,
+    lines: readonly LogLine[],
+    completesBatch: boolean,
+  ): Promise<AppendResult> {
+    try {
+      return await appendOnce(taskId, source, lines, completesBatch);
+    } catch (error) {
+      if (lines.length > 1) {
+        const half = Math.ceil(lines.length / 2);
+        const first = await appendOrSplit(taskId, source, lines.slice(0, half), false);
+        const second = await appendOrSplit(taskId, source, lines.slice(half), completesBatch);
+        return { lines: [...first.lines, ...second.lines] };
+      }
+      const reason = error instanceof Error ? error.message : String(error);
+      const marker = { source: 'err' as const, text: `[loadplane] a line could not be stored: ${reason.slice(0, 300)}`, ts: lines[0]!.ts };
+      return appendOnce(taskId, source, [marker], completesBatch);
+    }
   }
 
   return {
-    async append(taskId, machineId, lines) {
-      if (lines.length === 0) return [];
-      const entry = await counter(taskId);
-      const room = Math.max(0, maxLinesPerTask - entry.count);
-      const kept = lines.slice(0, room);
-      const ids: (number | null)[] = kept.length ? await insert(taskId, machineId, kept) : [];
-      entry.count += kept.length;
-      if (kept.length < lines.length && !entry.truncated) {
-        entry.truncated = true;
-        await insert(taskId, null, [
-          {
-            source: 'err',
-            text: `[loadplane] log truncated: only the first ${maxLinesPerTask} lines of this run are stored; the rest was streamed live only`,
-            ts: Date.now(),
-          },
-        ]);
-      }
-      await connection().execute('update tasks set log_lines = ?, log_truncated = ? where id = ?', [entry.count, entry.truncated, taskId]);
-      while (ids.length < lines.length) ids.push(null);
-      return ids;
-    },
+    append: (taskId, source, lines) => (lines.length === 0 ? Promise.resolve({ lines: [] }) : appendOrSplit(taskId, source, lines, true)),
 
-    async read(taskId, afterId, limit) {
-      const rows: { id: string | number; machine_id: string | null; source: 'out' | 'err'; text: string; logged_at: Date | string }[] = await connection().execute(
-        'select id, machine_id, source, text, logged_at from task_logs where task_id = ? and id > ? order by id limit ?',
-        [taskId, afterId, limit],
+    async read(taskId, afterSeq, limit, withRelay = false) {
+      const rows = await sql.all<{ seq: string | number; machine_id: string | null; source: 'out' | 'err'; text: string; logged_at: Date | string }>(
+        `select seq, machine_id, source, text, logged_at from task_logs where task_id = ? and seq > ?${withRelay ? '' : ' and not relay'} order by seq limit ?`,
+        [taskId, afterSeq, limit],
       );
       return rows.map((row) => ({
-        id: Number(row.id),
+        seq: Number(row.seq),
         machineId: row.machine_id,
         source: row.source,
         text: row.text,
         ts: new Date(row.logged_at).getTime(),
       }));
+    },
+
+    async pruneRelay(olderThanSeconds) {
+      await sql.all(`delete from task_logs where relay and logged_at < now() - make_interval(secs => ?)`, [olderThanSeconds]);
     },
   };
 }

@@ -1,145 +1,315 @@
-/** Moves tasks and assignments through the state machine: finish, fail, cancel; publishes the terminal stream event and the hook. */
+/**
+ * The one owner of every task and assignment transition. Each runs in one database transaction that locks the task
+ * row first (so transitions of one task never interleave, on any replica) and writes its outbox row; what must follow
+ * a commit (terminal stream events, commands to agents, a dispatch pass) is handed to `RunEffects` after it.
+ */
 import type { MetricSnapshot } from '../../capabilities/load-tool.ts';
-import { Machine } from '../../domain/entities/machine.ts';
-import { Task } from '../../domain/entities/task.ts';
-import { TaskAssignment } from '../../domain/entities/task-assignment.ts';
+import { snapshotProblem } from '../../domain/metrics/check-snapshot.ts';
 import { mergeSummaries } from '../../domain/metrics/merge-summaries.ts';
-import { canMove, isTerminal } from '../../domain/run-state.ts';
+import { activeAssignmentStatuses, isTerminal } from '../../domain/run-state.ts';
+import { isUniqueViolation, placeholders, type Sql, transaction, type Tx } from '../sql.ts';
+import { writeOutbox } from './outbox.ts';
 import type { RunContext } from './run-context.ts';
-import { toTaskView } from './task-view.ts';
 
 type Final = 'completed' | 'failed' | 'cancelled';
 
-/** Completes the task if every assignment is final: merged metrics, status, done event, hook. */
-export async function settleTask(ctx: RunContext, taskId: string): Promise<void> {
-  const em = ctx.db.fork();
-  const task = await em.findOne(Task, { id: taskId });
-  if (!task || isTerminal(task.status)) return;
-  const assignments = await em.find(TaskAssignment, { taskId });
-  if (assignments.length === 0 || assignments.some((a) => !isTerminal(a.status))) return;
-  const status: Final = assignments.every((a) => a.status === 'completed')
-    ? 'completed'
-    : assignments.some((a) => a.status === 'cancelled') && assignments.every((a) => a.status !== 'failed')
-      ? 'cancelled'
-      : 'failed';
-  const reasons = assignments.filter((a) => a.status === 'failed' && a.reason).map((a) => a.reason!);
-  await finishTask(ctx, task, status, reasons[0] ?? null, assignments.flatMap((a) => (a.summary ? [a.summary] : [])));
+export type AgentCommand = { type: 'assign' | 'cancel'; assignmentId: string };
+
+/** What a committed transition asks of the rest of the run machinery. */
+export interface RunEffects {
+  /** A task reached its terminal state: streams end, hooks fire. */
+  finished(taskId: string): void;
+  /** Tell the agent of a machine (on whichever replica holds its socket). */
+  command(machineId: string, command: AgentCommand): void;
+  /** A machine may be free, or work may be waiting: look for work. */
+  wake(): void;
 }
 
-/** Writes the final status and figures (only once: a conditional update guards against a racing finisher). */
-export async function finishTask(
-  ctx: RunContext,
-  task: Task,
-  status: Final,
-  errorMessage: string | null,
-  summaries: readonly MetricSnapshot[],
-): Promise<void> {
-  if (!canMove(task.status, status)) return;
-  const figures = mergeSummaries(summaries);
-  const finishedAt = new Date();
-  const em = ctx.db.fork();
-  const updated = await em.nativeUpdate(
-    Task,
-    { id: task.id, status: task.status },
-    {
-      status,
-      errorMessage,
-      finishedAt,
-      p50: figures.p50,
-      p95: figures.p95,
-      p99: figures.p99,
-      errorRate: figures.errorRate,
-      requestsPerSec: figures.requestsPerSec,
-      totalRequests: figures.totalRequests,
+interface TaskRow {
+  id: string;
+  workspace_id: string;
+  test_id: string;
+  status: string;
+  created_at: Date | string;
+  started_at: Date | string | null;
+}
+
+interface AssignmentRow {
+  id: string;
+  task_id: string;
+  machine_id: string;
+  status: string;
+  reason: string | null;
+  summary: MetricSnapshot | string | null;
+}
+
+const active = placeholders(activeAssignmentStatuses);
+const activeList = [...activeAssignmentStatuses];
+
+export interface AssignmentResult {
+  status: 'completed' | 'failed';
+  reason?: string | null;
+  exitCode?: number | null;
+  summary?: MetricSnapshot | null;
+}
+
+export function createRunLifecycle(ctx: RunContext, effects: RunEffects) {
+  /** Locks the task row: every transition of one task takes this lock first, so they serialise. */
+  async function lockTask(tx: Sql, taskId: string, skipLocked = false): Promise<TaskRow | null> {
+    const rows = await tx.all<TaskRow>(
+      `select id, workspace_id, test_id, status, created_at, started_at from tasks where id = ? for update${skipLocked ? ' skip locked' : ''}`,
+      [taskId],
+    );
+    return rows[0] ?? null;
+  }
+
+  const summaryOf = (row: AssignmentRow): MetricSnapshot | null =>
+    typeof row.summary === 'string' ? (JSON.parse(row.summary) as MetricSnapshot) : row.summary;
+
+  /** Writes the task's terminal state with figures merged from its assignments' summaries, and its outbox row. */
+  async function finishTask(
+    tx: Sql,
+    task: TaskRow,
+    status: Final,
+    error: { message: string; startFailed: boolean } | null,
+  ): Promise<void> {
+    const assignments = await tx.all<AssignmentRow>('select id, task_id, machine_id, status, reason, summary from task_assignments where task_id = ?', [task.id]);
+    const figures = mergeSummaries(assignments.flatMap((a) => summaryOf(a) ?? []));
+    const rows = await tx.all<{ finished_at: Date | string }>(
+      `update tasks set status = ?, error_message = ?, finished_at = now(), pending_until = null,
+         p50 = ?, p95 = ?, p99 = ?, error_rate = ?, requests_per_sec = ?, total_requests = ?
+       where id = ? returning finished_at`,
+      [status, error?.message ?? null, figures.p50, figures.p95, figures.p99, figures.errorRate, figures.requestsPerSec, figures.totalRequests, task.id],
+    );
+    const startedAt = task.started_at ? new Date(task.started_at) : null;
+    const finishedAt = new Date(rows[0]!.finished_at);
+    await writeOutbox(tx, {
+      workspaceId: task.workspace_id,
+      event: 'run.finished',
+      taskId: task.id,
+      payload: {
+        test_id: task.test_id,
+        status,
+        machine_ids: assignments.map((a) => a.machine_id),
+        duration_ms: startedAt ? Math.max(0, finishedAt.getTime() - startedAt.getTime()) : 0,
+        error: error?.message ?? null,
+        start_failed: error?.startFailed ?? false,
+      },
+    });
+  }
+
+  /** With the task locked: when every assignment has ended, the task ends with the status they add up to. */
+  async function settle(tx: Sql, task: TaskRow): Promise<boolean> {
+    if (isTerminal(task.status)) return false;
+    const assignments = await tx.all<AssignmentRow>('select id, task_id, machine_id, status, reason, summary from task_assignments where task_id = ?', [task.id]);
+    if (assignments.some((a) => !isTerminal(a.status))) return false;
+    if (task.status === 'pending') return false;
+    if (assignments.length === 0) {
+      await finishTask(tx, task, 'failed', { message: 'the run lost its machines before it began', startFailed: true });
+      return true;
+    }
+    const status: Final = assignments.every((a) => a.status === 'completed')
+      ? 'completed'
+      : assignments.some((a) => a.status === 'cancelled') && assignments.every((a) => a.status !== 'failed')
+        ? 'cancelled'
+        : 'failed';
+    const reason = assignments.find((a) => a.status === 'failed' && a.reason)?.reason ?? null;
+    await finishTask(tx, task, status, status === 'failed' && reason ? { message: reason, startFailed: false } : null);
+    return true;
+  }
+
+  /** Runs one transition; effects are applied only after the commit. */
+  async function run<T>(work: (tx: Tx, after: Effect[]) => Promise<T>): Promise<T> {
+    const after: Effect[] = [];
+    const result = await transaction(ctx.db, (tx) => work(tx, after));
+    for (const effect of after) effect();
+    return result;
+  }
+  type Effect = () => void;
+
+  /** Cancels what still runs of a task on its agents (they confirm, then the machine is free). */
+  async function stopAssignments(tx: Sql, taskId: string, after: Effect[], reason: string) {
+    const stopping = await tx.all<{ id: string; machine_id: string; status: string }>(
+      `update task_assignments set status = case when status = 'cancelling' then status else 'cancelling' end,
+         reason = coalesce(reason, ?), sent_at = now()
+       where task_id = ? and status in (${active}) returning id, machine_id, status`,
+      [reason, taskId, ...activeList],
+    );
+    for (const a of stopping) after.push(() => effects.command(a.machine_id, { type: 'cancel', assignmentId: a.id }));
+  }
+
+  return {
+    /** pending -> running on the given machines; null when the task was taken or ended, or a machine is no longer free. */
+    async claim(taskId: string, machineIds: readonly string[]): Promise<string[] | null> {
+      try {
+        return await run(async (tx, after) => {
+          const task = await lockTask(tx, taskId, true);
+          if (!task || task.status !== 'pending') return null;
+          const ids: string[] = [];
+          for (const [index, machineId] of machineIds.entries()) {
+            const id = crypto.randomUUID();
+            ids.push(id);
+            // The unique index on active assignments refuses a machine another replica just took.
+            await tx.all(
+              `insert into task_assignments (id, task_id, workspace_id, machine_id, machine_index, status, last_log_seq, created_at, sent_at)
+               values (?, ?, ?, ?, ?, 'pending', 0, now(), now())`,
+              [id, taskId, task.workspace_id, machineId, index],
+            );
+            after.push(() => effects.command(machineId, { type: 'assign', assignmentId: id }));
+          }
+          await tx.all(`update tasks set status = 'running', started_at = now(), pending_until = null, requested_machine_ids = ?::jsonb where id = ?`, [
+            JSON.stringify(machineIds),
+            taskId,
+          ]);
+          await writeOutbox(tx, { workspaceId: task.workspace_id, event: 'run.started', taskId, payload: { test_id: task.test_id, machine_ids: machineIds } });
+          after.push(() => void ctx.hooks.callHook('run:started', { workspaceId: task.workspace_id, taskId, testId: task.test_id, machineIds: [...machineIds] }));
+          return ids;
+        });
+      } catch (error) {
+        if (isUniqueViolation(error)) return null;
+        throw error;
+      }
     },
-  );
-  if (updated === 0) return;
-  const final = await em.findOneOrFail(Task, { id: task.id });
-  const view = toTaskView(final, ctx.settings.publicUrl);
-  ctx.bus.publish(task.id, [{ type: 'done', task: view }]);
-  const startedAt = final.startedAt ?? final.createdAt;
-  await ctx.hooks.callHook('run:finished', {
-    workspaceId: final.workspaceId,
-    taskId: final.id,
-    testId: final.testId,
-    machineIds: (await em.find(TaskAssignment, { taskId: final.id })).map((a) => a.machineId),
-    status,
-    durationMs: finishedAt.getTime() - startedAt.getTime(),
-  });
+
+    /** The agent began the run: pending -> running. False when the assignment is no longer pending (then it is stopped). */
+    async started(assignmentId: string, machineId: string): Promise<void> {
+      await run(async (tx, after) => {
+        const rows = await tx.all<{ task_id: string; workspace_id: string; status: string }>(
+          'select task_id, workspace_id, status from task_assignments where id = ? and machine_id = ?',
+          [assignmentId, machineId],
+        );
+        const row = rows[0];
+        if (!row) return;
+        await lockTask(tx, row.task_id);
+        const moved = await tx.all(
+          `update task_assignments set status = 'running', started_at = now() where id = ? and status = 'pending' returning id`,
+          [assignmentId],
+        );
+        if (moved.length > 0) {
+          await writeOutbox(tx, { workspaceId: row.workspace_id, event: 'assignment.started', taskId: row.task_id, payload: { assignment_id: assignmentId, machine_id: machineId } });
+        } else if (row.status !== 'running') {
+          // An assign that arrived after its run was cancelled or ended: stop it, so the machine is not double booked.
+          after.push(() => effects.command(machineId, { type: 'cancel', assignmentId }));
+        }
+      });
+    },
+
+    /**
+     * The agent ended an assignment (or confirmed a cancel). A summary that does not check out fails the assignment
+     * with the reason and is not stored. The task settles when this was its last active assignment.
+     */
+    async finishAssignment(assignmentId: string, machineId: string | null, result: AssignmentResult): Promise<boolean> {
+      const problem = result.summary ? snapshotProblem(result.summary) : null;
+      return run(async (tx, after) => {
+        const rows = await tx.all<{ task_id: string }>(
+          `select task_id from task_assignments where id = ?${machineId ? ' and machine_id = ?' : ''}`,
+          machineId ? [assignmentId, machineId] : [assignmentId],
+        );
+        if (!rows[0]) return false;
+        const task = await lockTask(tx, rows[0].task_id);
+        if (!task) return false;
+        const current = (await tx.all<AssignmentRow>('select id, task_id, machine_id, status, reason, summary from task_assignments where id = ? for update', [assignmentId]))[0]!;
+        if (isTerminal(current.status)) return false;
+        const status: Final = current.status === 'cancelling' ? 'cancelled' : problem ? 'failed' : result.status;
+        const reason = problem
+          ? `the agent sent an invalid summary: ${problem}`
+          : current.status === 'cancelling'
+            ? (current.reason ?? 'cancelled')
+            : (result.reason ?? null);
+        await tx.all(
+          `update task_assignments set status = ?, reason = ?, exit_code = ?, summary = ?::jsonb, finished_at = now() where id = ?`,
+          [status, reason, result.exitCode ?? null, !problem && result.summary ? JSON.stringify(result.summary) : null, assignmentId],
+        );
+        await writeOutbox(tx, {
+          workspaceId: task.workspace_id,
+          event: 'assignment.finished',
+          taskId: task.id,
+          payload: { assignment_id: assignmentId, machine_id: current.machine_id, status, reason },
+        });
+        after.push(() => effects.wake());
+        if (await settle(tx, task)) after.push(() => effects.finished(task.id));
+        return true;
+      });
+    },
+
+    /** The tool could not start on a machine: the whole run fails with an `error` event, the rest of it is stopped. */
+    async failToStart(assignmentId: string, machineId: string, message: string): Promise<void> {
+      await run(async (tx, after) => {
+        const rows = await tx.all<{ task_id: string }>('select task_id from task_assignments where id = ? and machine_id = ?', [assignmentId, machineId]);
+        if (!rows[0]) return;
+        const task = await lockTask(tx, rows[0].task_id);
+        if (!task) return;
+        const ended = await tx.all(
+          `update task_assignments set status = case when status = 'cancelling' then 'cancelled' else 'failed' end,
+             reason = coalesce(reason, ?), finished_at = now() where id = ? and status in (${active}) returning id`,
+          [message, assignmentId, ...activeList],
+        );
+        if (ended.length === 0) return;
+        after.push(() => effects.wake());
+        if (isTerminal(task.status)) return;
+        await stopAssignments(tx, task.id, after, `another machine of this run could not start: ${message}`);
+        await finishTask(tx, task, 'failed', { message, startFailed: true });
+        after.push(() => effects.finished(task.id));
+      });
+    },
+
+    /** DELETE /tasks/:id: the task is cancelled at once; running assignments stay `cancelling` until their agents confirm. */
+    async cancel(taskId: string): Promise<void> {
+      await run(async (tx, after) => {
+        const task = await lockTask(tx, taskId);
+        if (!task || isTerminal(task.status)) return;
+        await stopAssignments(tx, taskId, after, 'cancelled');
+        await finishTask(tx, task, 'cancelled', null);
+        after.push(() => effects.finished(taskId));
+      });
+    },
+
+    /** Fails a task that cannot run (its test or a requested machine vanished, or it waited past its deadline). */
+    async failPending(taskId: string, message: string): Promise<void> {
+      await run(async (tx, after) => {
+        const task = await lockTask(tx, taskId);
+        if (!task || task.status !== 'pending') return;
+        await finishTask(tx, task, 'failed', { message, startFailed: true });
+        after.push(() => effects.finished(taskId));
+      });
+    },
+
+    /**
+     * Ends assignments whose agent is gone: running/pending ones fail with the reason, cancelling ones are
+     * cancelled (nothing is left to stop). Their tasks settle.
+     */
+    async agentLost(assignmentId: string, reason: string): Promise<void> {
+      await run(async (tx, after) => {
+        const rows = await tx.all<{ task_id: string }>('select task_id from task_assignments where id = ?', [assignmentId]);
+        if (!rows[0]) return;
+        const task = await lockTask(tx, rows[0].task_id);
+        if (!task) return;
+        const ended = await tx.all<{ machine_id: string; status: string }>(
+          `update task_assignments set status = case when status = 'cancelling' then 'cancelled' else 'failed' end,
+             reason = case when status = 'cancelling' then coalesce(reason, 'cancelled') else ? end, finished_at = now()
+           where id = ? and status in (${active}) returning machine_id, status`,
+          [reason, assignmentId, ...activeList],
+        );
+        if (ended.length === 0) return;
+        await writeOutbox(tx, {
+          workspaceId: task.workspace_id,
+          event: 'assignment.finished',
+          taskId: task.id,
+          payload: { assignment_id: assignmentId, machine_id: ended[0]!.machine_id, status: ended[0]!.status, reason },
+        });
+        after.push(() => effects.wake());
+        if (await settle(tx, task)) after.push(() => effects.finished(task.id));
+      });
+    },
+
+    /** A running task with no active assignment left (a crash between steps): settle it now. */
+    async settleTask(taskId: string): Promise<void> {
+      await run(async (tx, after) => {
+        const task = await lockTask(tx, taskId, true);
+        if (task && (await settle(tx, task))) after.push(() => effects.finished(taskId));
+      });
+    },
+  };
 }
 
-/** Ends one assignment with what its agent reported, frees its machine, and settles the task. */
-export async function finishAssignment(
-  ctx: RunContext,
-  assignmentId: string,
-  result: { status: Final; reason?: string | null; exitCode?: number | null; summary?: MetricSnapshot | null },
-): Promise<TaskAssignment | null> {
-  const em = ctx.db.fork();
-  const assignment = await em.findOne(TaskAssignment, { id: assignmentId });
-  if (!assignment) return null;
-  if (!isTerminal(assignment.status)) {
-    assignment.status = result.status;
-    assignment.reason = result.reason ?? null;
-    assignment.exitCode = result.exitCode ?? null;
-    assignment.finishedAt = new Date();
-  }
-  // A cancelled run still reports what it measured.
-  if (result.summary) assignment.summary = result.summary;
-  await em.flush();
-  await freeMachine(ctx, assignment.machineId);
-  await settleTask(ctx, assignment.taskId);
-  return assignment;
-}
-
-/** A machine with no active assignment is online again (if its agent is still here). */
-export async function freeMachine(ctx: RunContext, machineId: string): Promise<void> {
-  const em = ctx.db.fork();
-  const active = await em.count(TaskAssignment, { machineId, status: { $in: ['pending', 'running'] } });
-  if (active > 0) return;
-  const status = ctx.agents.has(machineId) ? 'online' : 'offline';
-  await em.nativeUpdate(Machine, { id: machineId, status: { $ne: status } }, { status, updatedAt: new Date() });
-}
-
-/** Cancels a task: pending ones end at once; running ones end now and their agents are told to kill the process. */
-export async function cancelTask(ctx: RunContext, task: Task): Promise<void> {
-  const em = ctx.db.fork();
-  const assignments = await em.find(TaskAssignment, { taskId: task.id, status: { $in: ['pending', 'running'] } });
-  for (const assignment of assignments) {
-    assignment.status = 'cancelled';
-    assignment.reason = 'cancelled';
-    assignment.finishedAt = new Date();
-    ctx.agents.get(assignment.machineId)?.send({ type: 'cancel', assignmentId: assignment.id });
-  }
-  await em.flush();
-  const all = await em.find(TaskAssignment, { taskId: task.id });
-  await finishTask(ctx, task, 'cancelled', null, all.flatMap((a) => (a.summary ? [a.summary] : [])));
-}
-
-/** Fails a task that could not start: an `error` stream event with the reason, then the final record. */
-export async function failToStart(ctx: RunContext, task: Task, message: string): Promise<void> {
-  const em = ctx.db.fork();
-  const assignments = await em.find(TaskAssignment, { taskId: task.id, status: { $in: ['pending', 'running'] } });
-  for (const assignment of assignments) {
-    assignment.status = 'failed';
-    assignment.reason = message;
-    assignment.finishedAt = new Date();
-    ctx.agents.get(assignment.machineId)?.send({ type: 'cancel', assignmentId: assignment.id });
-  }
-  await em.flush();
-  const fresh = await em.findOneOrFail(Task, { id: task.id });
-  if (!canMove(fresh.status, 'failed')) return;
-  const updated = await em.nativeUpdate(Task, { id: task.id, status: fresh.status }, { status: 'failed', errorMessage: message, finishedAt: new Date() });
-  if (updated === 0) return;
-  const final = await em.findOneOrFail(Task, { id: task.id }, { refresh: true });
-  ctx.bus.publish(task.id, [{ type: 'error', message, task: toTaskView(final, ctx.settings.publicUrl) }]);
-  await ctx.hooks.callHook('run:finished', {
-    workspaceId: final.workspaceId,
-    taskId: final.id,
-    testId: final.testId,
-    machineIds: assignments.map((a) => a.machineId),
-    status: 'failed',
-    durationMs: 0,
-  });
-  for (const assignment of assignments) await freeMachine(ctx, assignment.machineId);
-}
-
+export type RunLifecycle = ReturnType<typeof createRunLifecycle>;

@@ -1,6 +1,7 @@
 /** Task use cases: start a run (pending, then dispatched), list, look up by UUID or public id, cancel. */
-import { Machine } from '../../domain/entities/machine.ts';
+import { limitsOf } from '../../../config/plans.ts';
 import { LoadConfigEntity } from '../../domain/entities/load-config.ts';
+import { Machine } from '../../domain/entities/machine.ts';
 import { Task } from '../../domain/entities/task.ts';
 import { TestDefinition } from '../../domain/entities/test-definition.ts';
 import { isPublicId, newPublicId } from '../../domain/public-id.ts';
@@ -9,19 +10,23 @@ import { badRequest, DomainError, notFound } from '../../kernel/errors.ts';
 import { recordAudit } from '../audit-log.ts';
 import type { Caller } from '../caller.ts';
 import type { PageFilter } from '../machines.ts';
+import { transaction } from '../sql.ts';
 import { isUuid } from '../workspace-scope.ts';
 import type { Dispatcher } from './dispatcher.ts';
+import { writeOutbox } from './outbox.ts';
 import type { RunContext } from './run-context.ts';
-import { cancelTask } from './run-lifecycle.ts';
+import type { RunLifecycle } from './run-lifecycle.ts';
 
 export interface StartRunInput {
   testId: string;
   transport?: 'sse' | 'ws' | 'long_polling';
   machineIds?: string[];
   configId?: string;
+  /** Seconds the task may wait for a machine before it fails; the service default when absent. */
+  pendingTimeout?: number;
 }
 
-export function createTaskService(ctx: RunContext, dispatcher: Dispatcher) {
+export function createTaskService(ctx: RunContext, lifecycle: RunLifecycle, dispatcher: Dispatcher) {
   async function find(workspaceId: string, id: string): Promise<Task> {
     const key = id.trim().toLowerCase();
     const filter = isUuid(key) ? { id: key } : isPublicId(key) ? { publicId: key } : null;
@@ -48,10 +53,10 @@ export function createTaskService(ctx: RunContext, dispatcher: Dispatcher) {
       if (!isUuid(input.testId)) throw notFound('test');
       const test = await em.findOne(TestDefinition, { id: input.testId.toLowerCase(), workspaceId, deletedAt: null });
       if (!test) throw notFound('test');
-      if (!ctx.tools.has(test.tool)) {
+      const tool = ctx.tools.get(test.tool);
+      if (!tool) {
         throw new DomainError('bad_request', `running ${test.tool} tests is not supported yet; supported tools: ${[...ctx.tools.keys()].sort().join(', ')}`);
       }
-      const tool = ctx.tools.get(test.tool)!;
       const problem = tool.validateScript(test.script);
       if (problem) throw badRequest(`the test's script cannot run: ${problem}`, { field: 'script' });
       const machineIds = [...new Set((input.machineIds ?? []).map((id) => id.toLowerCase()))];
@@ -66,37 +71,56 @@ export function createTaskService(ctx: RunContext, dispatcher: Dispatcher) {
           throw notFound('config');
         }
       }
-      const task = em.create(Task, {
-        id: crypto.randomUUID(),
-        publicId: newPublicId(),
-        workspaceId,
-        testId: test.id,
-        configId: input.configId?.toLowerCase() ?? null,
-        status: 'pending',
-        // Long polling is not implemented: it falls back to SSE (spec rule 2).
-        transport: input.transport === 'ws' ? 'ws' : 'sse',
-        requestedMachineIds: machineIds,
-        machineCount: Math.max(1, machineIds.length),
-        createdBy: caller.userId,
-        p50: null,
-        p95: null,
-        p99: null,
-        errorRate: null,
-        requestsPerSec: null,
-        totalRequests: null,
-        errorMessage: null,
-        logLines: 0,
-        logTruncated: false,
-        createdAt: new Date(),
-        startedAt: null,
-        finishedAt: null,
+      const waitSeconds = input.pendingTimeout ?? ctx.settings.pendingTimeoutSeconds ?? 0;
+      const cap = limitsOf(caller.workspace.plan).pendingTasks;
+      const id = crypto.randomUUID();
+      await transaction(ctx.db, async (tx) => {
+        // The workspace row's lock makes the cap exact when requests race.
+        await tx.all('select id from workspaces where id = ? for update', [workspaceId]);
+        const [{ pending }] = (await tx.all<{ pending: number }>(`select count(*)::int as pending from tasks where workspace_id = ? and status = 'pending'`, [
+          workspaceId,
+        ])) as [{ pending: number }];
+        if (pending >= cap) {
+          throw new DomainError(
+            'too_many_pending_tasks',
+            `this workspace already has ${pending} tasks waiting for a machine (the ${caller.workspace.plan} plan allows ${cap}); wait for some to start or cancel them`,
+          );
+        }
+        const task = tx.em.create(Task, {
+          id,
+          publicId: newPublicId(),
+          workspaceId,
+          testId: test.id,
+          configId: input.configId?.toLowerCase() ?? null,
+          status: 'pending',
+          // Long polling is not implemented: it falls back to SSE (spec rule 2).
+          transport: input.transport === 'ws' ? 'ws' : 'sse',
+          requestedMachineIds: machineIds,
+          machineCount: Math.max(1, machineIds.length),
+          createdBy: caller.userId,
+          p50: null,
+          p95: null,
+          p99: null,
+          errorRate: null,
+          requestsPerSec: null,
+          totalRequests: null,
+          errorMessage: null,
+          logLines: 0,
+          logSeq: 0,
+          logTruncated: false,
+          pendingUntil: waitSeconds > 0 ? new Date(Date.now() + waitSeconds * 1000) : null,
+          createdAt: new Date(),
+          startedAt: null,
+          finishedAt: null,
+        });
+        recordAudit(tx.em, caller, 'run.started', { type: 'task', id, label: `${test.name} (${task.publicId})` }, { test_id: test.id, machine_ids: machineIds });
+        await tx.em.flush();
+        await writeOutbox(tx, { workspaceId, event: 'run.created', taskId: id, payload: { test_id: test.id, machine_ids: machineIds } });
       });
-      recordAudit(em, caller, 'run.started', { type: 'task', id: task.id, label: `${test.name} (${task.publicId})` }, { test_id: test.id, machine_ids: machineIds });
-      await em.flush();
-      await ctx.hooks.callHook('run:created', { workspaceId, taskId: task.id });
+      await ctx.hooks.callHook('run:created', { workspaceId, taskId: id });
       // Dispatch right away, so the answer can name the machine when one is free.
       await dispatcher.kick();
-      return (await ctx.db.fork().findOne(Task, { id: task.id })) ?? task;
+      return ctx.db.fork().findOneOrFail(Task, { id });
     },
 
     async cancel(caller: Caller, id: string): Promise<void> {
@@ -106,8 +130,7 @@ export function createTaskService(ctx: RunContext, dispatcher: Dispatcher) {
       const em = ctx.db.fork();
       recordAudit(em, caller, 'run.cancelled', { type: 'task', id: task.id, label: task.publicId });
       await em.flush();
-      await cancelTask(ctx, task);
-      await dispatcher.kick();
+      await lifecycle.cancel(task.id);
     },
   };
 }

@@ -1,0 +1,121 @@
+/**
+ * Gets `assign` and `cancel` to an agent through whichever replica holds its socket: directly when it is this one,
+ * else as a wake-up to the holder, which reads the rest from the database. What is not acknowledged is sent again
+ * by the holder's sweep, so a lost message delays a run but never strands it.
+ */
+import type { Assignment } from '../../capabilities/load-tool.ts';
+import { LoadConfigEntity } from '../../domain/entities/load-config.ts';
+import { loadConfigOf } from '../configs.ts';
+import { placeholders, sqlOf } from '../sql.ts';
+import type { AgentConnection, RunContext } from './run-context.ts';
+import type { AgentCommand } from './run-lifecycle.ts';
+
+const topic = 'agent_commands';
+
+type Remote = { r: string; m: string; c?: AgentCommand; close?: string };
+
+export function createAgentCommands(ctx: RunContext) {
+  const sql = sqlOf(ctx.db);
+
+  async function assignment(assignmentId: string, machineId: string): Promise<Assignment | null> {
+    const rows = await sql.all<{
+      id: string;
+      task_id: string;
+      test_id: string;
+      tool: string;
+      script: string;
+      config_id: string | null;
+      machine_index: number;
+      machine_count: number;
+    }>(
+      `select a.id, a.task_id, t.test_id, te.tool, te.script, t.config_id, a.machine_index,
+         (select count(*) from task_assignments b where b.task_id = a.task_id)::int as machine_count
+       from task_assignments a join tasks t on t.id = a.task_id join tests te on te.id = t.test_id
+       where a.id = ? and a.machine_id = ? and a.status = 'pending'`,
+      [assignmentId, machineId],
+    );
+    const row = rows[0];
+    if (!row) return null;
+    const config = row.config_id ? await ctx.db.fork().findOne(LoadConfigEntity, { id: row.config_id }) : null;
+    return {
+      assignmentId: row.id,
+      taskId: row.task_id,
+      testId: row.test_id,
+      tool: row.tool,
+      script: row.script,
+      config: config ? loadConfigOf(config) : null,
+      machineIndex: row.machine_index,
+      machineCount: row.machine_count,
+    };
+  }
+
+  /** Sends one command on a socket this replica holds. */
+  async function deliver(connection: AgentConnection, command: AgentCommand): Promise<void> {
+    if (command.type === 'cancel') {
+      connection.send({ type: 'cancel', assignmentId: command.assignmentId });
+    } else {
+      const message = await assignment(command.assignmentId, connection.machineId);
+      if (!message) return;
+      connection.send({ type: 'assign', assignment: message });
+    }
+    await sql.all('update task_assignments set sent_at = now() where id = ?', [command.assignmentId]);
+  }
+
+  const failed = (error: unknown) => ctx.logger.error('agent command failed', { error: String(error) });
+
+  ctx.pubsub.subscribe(topic, (payload) => {
+    let message: Remote;
+    try {
+      message = JSON.parse(payload) as Remote;
+    } catch {
+      return;
+    }
+    if (message.r !== ctx.replicaId) return;
+    const connection = ctx.connections.get(message.m);
+    if (!connection) return;
+    if (message.close && connection.connectionId === message.close) connection.close(4409, 'replaced by a newer connection of the same machine');
+    if (message.c) void deliver(connection, message.c).catch(failed);
+  });
+
+  return {
+    deliver,
+
+    /** To the agent of `machineId`, wherever its socket is; nobody holds it: it gets the command when it says hello. */
+    send(machineId: string, command: AgentCommand): void {
+      const local = ctx.connections.get(machineId);
+      if (local) {
+        void deliver(local, command).catch(failed);
+        return;
+      }
+      if (!ctx.pubsub.shared) return;
+      void (async () => {
+        const rows = await sql.all<{ replica_id: string | null }>('select replica_id from machines where id = ? and connection_id is not null', [machineId]);
+        const holder = rows[0]?.replica_id;
+        if (holder && holder !== ctx.replicaId) await ctx.pubsub.publish(topic, JSON.stringify({ r: holder, m: machineId, c: command } satisfies Remote));
+      })().catch(failed);
+    },
+
+    /** Tells another replica to close a socket a newer connection of the same machine replaced. */
+    async closeRemote(replicaId: string, machineId: string, connectionId: string): Promise<void> {
+      await ctx.pubsub.publish(topic, JSON.stringify({ r: replicaId, m: machineId, close: connectionId } satisfies Remote));
+    },
+
+    /** The holder's safety net: assigns and cancels its agents have not acknowledged are sent again. */
+    async resendUnacknowledged(olderThanSeconds: number): Promise<void> {
+      const machineIds = [...ctx.connections.keys()];
+      if (machineIds.length === 0) return;
+      const rows = await sql.all<{ id: string; machine_id: string; status: string }>(
+        `select id, machine_id, status from task_assignments
+         where machine_id in (${placeholders(machineIds)}) and status in ('pending', 'cancelling')
+           and (sent_at is null or sent_at < now() - make_interval(secs => ?))`,
+        [...machineIds, olderThanSeconds],
+      );
+      for (const row of rows) {
+        const connection = ctx.connections.get(row.machine_id);
+        if (connection) await deliver(connection, { type: row.status === 'pending' ? 'assign' : 'cancel', assignmentId: row.id });
+      }
+    },
+  };
+}
+
+export type AgentCommands = ReturnType<typeof createAgentCommands>;

@@ -1,0 +1,82 @@
+/** Wires the run machinery of one replica: lifecycle, dispatcher, agent sessions and commands, streams, signals, sweeper. */
+import type { LoadTool } from '../../capabilities/load-tool.ts';
+import type { HookBus } from '../../kernel/hook-bus.ts';
+import type { KernelHooks } from '../../kernel/hooks.ts';
+import type { Logger } from '../../kernel/logger.ts';
+import type { Database } from '../../ports/database.ts';
+import type { PubSub } from '../../ports/pubsub.ts';
+import { createAgentCommands } from './agent-commands.ts';
+import { createAgentPresence } from './agent-presence.ts';
+import { createAgentSessions } from './agent-sessions.ts';
+import { createDispatcher } from './dispatcher.ts';
+import { createLogStore } from './log-store.ts';
+import type { RunContext, RunSettings } from './run-context.ts';
+import { createRunLifecycle } from './run-lifecycle.ts';
+import { createRunSignals } from './run-signals.ts';
+import { createRunSweeper } from './run-sweeper.ts';
+import { createStreamHub } from './stream-hub.ts';
+import { createTaskService } from './tasks.ts';
+
+export interface RunsOptions {
+  db: Database;
+  hooks: HookBus<KernelHooks>;
+  logger: Logger;
+  pubsub: PubSub;
+  tools: ReadonlyMap<string, LoadTool>;
+  settings: RunSettings;
+  maxStoredLogLines: number;
+  /** false (WORKERS=false): this replica does not run the jobs that act for every replica. */
+  workers: boolean;
+}
+
+export async function createRuns(options: RunsOptions) {
+  const logs = createLogStore(options.db, options.maxStoredLogLines);
+  const logger = options.logger;
+  const ctx: RunContext = {
+    db: options.db,
+    logs,
+    streams: createStreamHub({
+      db: options.db,
+      logs,
+      publicUrl: options.settings.publicUrl,
+      onError: (error) => logger.error('task stream failed', { error: String(error) }),
+    }),
+    hooks: options.hooks,
+    logger,
+    settings: options.settings,
+    tools: options.tools,
+    pubsub: options.pubsub,
+    replicaId: crypto.randomUUID(),
+    connections: new Map(),
+  };
+  const signals = createRunSignals(ctx);
+  const commands = createAgentCommands(ctx);
+  let kick = () => {};
+  const lifecycle = createRunLifecycle(ctx, {
+    finished: (taskId) => signals.taskFinished(taskId),
+    command: (machineId, command) => commands.send(machineId, command),
+    wake: () => kick(),
+  });
+  const dispatcher = createDispatcher(ctx, lifecycle);
+  kick = () => void dispatcher.kick();
+  const sessions = createAgentSessions(ctx, { lifecycle, commands, presence: createAgentPresence(ctx), signals, dispatcher });
+  const sweeper = createRunSweeper(ctx, { lifecycle, commands, sessions, dispatcher, workers: options.workers });
+  // Restart reconciliation: whatever a previous life left behind is settled before anything new happens.
+  await sweeper.once();
+  sweeper.start();
+
+  return {
+    context: ctx,
+    tasks: createTaskService(ctx, lifecycle, dispatcher),
+    sessions,
+    lifecycle,
+    sweep: sweeper.once,
+    async stop() {
+      await sweeper.stop();
+      signals.stop();
+      for (const connection of ctx.connections.values()) connection.close(1001, 'server stopping');
+    },
+  };
+}
+
+export type Runs = Awaited<ReturnType<typeof createRuns>>;
