@@ -86,8 +86,8 @@ export function createStreamHub(deps: { db: Database; logs: LogStore; publicUrl:
   }
 
   function feedOf(taskId: string): Feed {
-    let feed = feeds.get(taskId);
-    if (feed) return feed;
+    const existing = feeds.get(taskId);
+    if (existing) return existing;
     const created: Feed = { taskId, seq: null, ready: Promise.resolve(), subscribers: new Set(), reading: null, again: false, terminal: false };
     // Where the feed starts must be known before any subscriber replays, so nothing falls between the two.
     created.ready = sql
