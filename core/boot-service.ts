@@ -31,6 +31,7 @@ import { createTestDefinitionService } from './services/test-definitions.ts';
 import { createWorkspaceService } from './services/workspaces.ts';
 import { createConfigService } from './services/configs.ts';
 import { createLocalPubSub, type PubSub } from './ports/pubsub.ts';
+import { createLiveSessions } from './http/live-sessions.ts';
 import { createRuns, type Runs } from './services/runs/create-runs.ts';
 
 export const serviceVersion = '0.1.0';
@@ -165,6 +166,9 @@ export async function bootService(options: BootOptions): Promise<Service> {
       maxStoredLogLines: config.maxLogLinesPerRun,
       workers: config.workers,
     });
+    const live = createLiveSessions((error) => logger.error('re-checking a live session failed', { error: String(error) }));
+    // After the caches dropped what changed (their handlers run first), every open stream and agent socket is re-checked.
+    changes.subscribe(() => void live.recheckAll());
     const deps = {
       db: database,
       hooks: kernel.hooks,
@@ -179,6 +183,7 @@ export async function bootService(options: BootOptions): Promise<Service> {
       configs: createConfigService({ db: database }),
       streams: runs.context.streams,
       agentSessions: runs.sessions,
+      live,
       publicUrl: config.publicUrl,
     };
     app = createApp({

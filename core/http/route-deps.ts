@@ -13,6 +13,7 @@ import type { AgentSessions } from '../services/runs/agent-sessions.ts';
 import type { StreamHub } from '../services/runs/stream-hub.ts';
 import type { TaskService } from '../services/runs/tasks.ts';
 import type { Authenticate } from './authenticate.ts';
+import type { LiveSessions } from './live-sessions.ts';
 
 export interface RouteDeps {
   db: Database;
@@ -29,6 +30,8 @@ export interface RouteDeps {
   /** This replica's live task streams. */
   streams: StreamHub;
   agentSessions: AgentSessions;
+  /** Open streams and agent sockets, cut off when their access is revoked. */
+  live: LiveSessions;
   /** Origin used in every URL the service hands out. */
   publicUrl: string;
 }

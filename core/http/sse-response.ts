@@ -44,6 +44,9 @@ export function sseResponse(start: (sink: StreamSink) => Promise<() => void>): R
             if (reason === 'slow' && !closed) {
               controller.enqueue(encoder.encode(`event: cutoff\ndata: ${JSON.stringify({ type: 'error', message: 'stream closed: the client did not keep up' })}\n\n`));
             }
+            if (reason === 'revoked' && !closed) {
+              controller.enqueue(encoder.encode(`event: revoked\ndata: ${JSON.stringify({ type: 'error', message: 'stream closed: access was revoked' })}\n\n`));
+            }
             close();
           },
         };

@@ -219,3 +219,30 @@ describe('agents that misbehave', () => {
     await until(async () => ((await (await api('/machines', { token: owner.token })).json()) as { status: string }[])[0]!.status, (s) => s === 'offline');
   }, 30_000);
 });
+
+describe('revoked access', () => {
+  test('revoking a token closes its open SSE stream and its agent socket within a second', async () => {
+    const owner = await ts.apiToken('revoking-owner');
+    const mint = async (scopes: string[]) =>
+      (await (await api('/api-tokens', { method: 'POST', token: owner.jwt, json: { name: scopes.join(' '), scopes } })).json()) as { id: string; token: string };
+    const agentToken = await mint(['machines:write', 'runs:write']);
+    const reader = await mint(['runs:read']);
+    const agent = await rawAgent('revoked-host', agentToken.token);
+    const closed = new Promise<number>((resolve) => agent.socket.addEventListener('close', (event) => resolve(event.code)));
+    const testId = ((await (await api('/tests', { method: 'POST', token: owner.token, json: { name: 'r', tool: 'custom', script: 'sleep 30' } })).json()) as { id: string }).id;
+    const id = (await start(testId, {}, owner.token)).body.id;
+    const response = await fetch(`${ts.url}/api/v1/tasks/${id}/log-stream`, { headers: { authorization: `Bearer ${reader.token}` } });
+    expect(response.status).toBe(200);
+    const reading = readSse(response);
+    await Bun.sleep(200);
+    const revokedAt = Date.now();
+    expect((await api(`/api-tokens/${reader.id}`, { method: 'DELETE', token: owner.jwt })).status).toBe(204);
+    const { ended } = await reading;
+    expect(ended).toBe(true);
+    // Cut off by the revocation, not by the run (which lasts 30 s).
+    expect(Date.now() - revokedAt).toBeLessThan(10_000);
+    expect((await api(`/api-tokens/${agentToken.id}`, { method: 'DELETE', token: owner.jwt })).status).toBe(204);
+    expect(await closed).toBe(4401);
+    await api(`/tasks/${id}`, { method: 'DELETE', token: owner.token });
+  }, 30_000);
+});

@@ -6,7 +6,7 @@ import { errorResponse } from '../error-mapper.ts';
 import type { RouteDeps } from '../route-deps.ts';
 import { enforcePolicy } from '../route-policy.ts';
 
-type Slot = { session?: AgentSession; early?: unknown[] };
+type Slot = { session?: AgentSession; early?: unknown[]; forget?: () => void };
 const slotOf = (ws: { raw: unknown }) => (ws.raw as { data: { agent?: Slot } }).data;
 
 export const agentRoutes = (deps: RouteDeps) =>
@@ -30,6 +30,20 @@ export const agentRoutes = (deps: RouteDeps) =>
         ws.close(1008, 'not authorized');
         return;
       }
+      const request = new Request('http://localhost', { headers: ws.data.headers as Record<string, string> });
+      // A revoked or rotated agent token, or its owner's lost rights, disconnect the agent at once.
+      slot.forget = deps.live.add({
+        async stillAllowed() {
+          try {
+            enforcePolicy(await deps.authenticate(request), 'GET', '/api/v1/agent');
+            return true;
+          } catch (error) {
+            if (error instanceof DomainError) return false;
+            throw error;
+          }
+        },
+        close: () => ws.close(4401, 'access revoked'),
+      });
       slot.session = deps.agentSessions.open(caller, {
         send: (message) => void ws.send(JSON.stringify(message)),
         close: (code, reason) => ws.close(code, reason),
@@ -44,6 +58,7 @@ export const agentRoutes = (deps: RouteDeps) =>
       else (slot.early ??= []).push(message);
     },
     async close(ws) {
+      slotOf(ws).agent?.forget?.();
       await slotOf(ws).agent?.session?.onClose();
     },
     // Agents send a heartbeat every few seconds; Bun pings idle sockets and drops dead ones.

@@ -58,6 +58,18 @@ function resumeFrom(request: Request): number | null {
   return /^\d+$/.test(raw) ? Number(raw) : null;
 }
 
+/** Whether the stream's caller may still follow the task: its token still valid, its rights and membership unchanged. */
+async function stillAllowed(deps: RouteDeps, request: Request, route: string, taskId: string): Promise<boolean> {
+  try {
+    const caller = await deps.authenticate(request);
+    enforcePolicy(caller, 'GET', route);
+    return (await deps.tasks.find(caller, taskId)).id === taskId;
+  } catch (error) {
+    if (error instanceof DomainError) return false;
+    throw error;
+  }
+}
+
 const pingMillis = 30_000;
 const maxBufferedBytes = 4 * 1024 * 1024;
 
@@ -99,6 +111,13 @@ export const taskRoutes = (deps: RouteDeps) =>
           ws.ping();
         }, pingMillis);
         raw.data.onPong = () => (lastPong = Date.now());
+        const forget = deps.live.add({
+          stillAllowed: () => stillAllowed(deps, request, '/api/v1/tasks/:id/ws', taskId),
+          close: () => {
+            clearInterval(pinger);
+            ws.close(1008, 'access revoked');
+          },
+        });
         const stop = await deps.streams.follow(taskId, resumeFrom(request), {
           send(events: readonly TaskEvent[]) {
             for (const event of events) ws.send(jsonOf(event));
@@ -106,12 +125,15 @@ export const taskRoutes = (deps: RouteDeps) =>
           },
           end(reason) {
             clearInterval(pinger);
+            forget();
             if (reason === 'done') ws.close(1000, 'done');
+            else if (reason === 'revoked') ws.close(1008, 'access revoked');
             else ws.close(1013, 'the client did not keep up');
           },
         });
         raw.data.onClose = () => {
           clearInterval(pinger);
+          forget();
           stop();
         };
       },
@@ -192,7 +214,27 @@ export const taskRoutes = (deps: RouteDeps) =>
       '/:id/log-stream',
       async ({ caller, params, request }) => {
         const task = await deps.tasks.find(caller, params.id);
-        return sseResponse((sink) => deps.streams.follow(task.id, resumeFrom(request), sink));
+        return sseResponse(async (sink) => {
+          let stop = () => {};
+          const forget = deps.live.add({
+            stillAllowed: () => stillAllowed(deps, request, '/api/v1/tasks/:id/log-stream', task.id),
+            close: () => {
+              stop();
+              sink.end('revoked');
+            },
+          });
+          stop = await deps.streams.follow(task.id, resumeFrom(request), {
+            send: (events) => sink.send(events),
+            end(reason) {
+              forget();
+              sink.end(reason);
+            },
+          });
+          return () => {
+            forget();
+            stop();
+          };
+        });
       },
       {
         params: IdParams,

@@ -10,6 +10,6 @@ export const isTerminalEvent = (event: TaskEvent) => event.type === 'done' || ev
 export interface StreamSink {
   /** Delivers events; returns false when the client cannot keep up (the follow then stops). */
   send(events: readonly TaskEvent[]): boolean;
-  /** Ends the stream: after the terminal event, or when the client fell behind. */
-  end(reason: 'done' | 'slow'): void;
+  /** Ends the stream: after the terminal event, when the client fell behind, or when its access was revoked. */
+  end(reason: 'done' | 'slow' | 'revoked'): void;
 }
