@@ -32,6 +32,7 @@ import { createWorkspaceService } from './services/workspaces.ts';
 import { createConfigService } from './services/configs.ts';
 import { createLocalPubSub, type PubSub } from './ports/pubsub.ts';
 import { createLiveSessions } from './http/live-sessions.ts';
+import { sharedDataFiles } from './services/shared-data-files.ts';
 import { createRuns, type Runs } from './services/runs/create-runs.ts';
 
 export const serviceVersion = '0.1.0';
@@ -91,11 +92,13 @@ export async function bootService(options: BootOptions): Promise<Service> {
   });
 
   try {
+    // Secrets every replica must share come from the database (the first replica's), not from its own DATA_DIR.
+    const dataFiles = sharedDataFiles(database, options.dataFiles, ['identity/realm-key.json', 'auth-client-secret']);
     const embedded = !config.authUrl;
     const authUrl = config.authUrl ?? `${config.publicUrl}/auth`;
     // Only the embedded IdP can use a generated secret; an external one has its own (AUTH_CLIENT_SECRET).
     const clientSecret = embedded
-      ? await generatedSecret(options.dataFiles, 'auth-client-secret', config.authClientSecret)
+      ? await generatedSecret(dataFiles, 'auth-client-secret', config.authClientSecret)
       : (config.authClientSecret ?? '');
     // With the embedded IdP there is always an admin: the configured one, or `admin` with a generated password.
     const bootstrapUsername = config.bootstrapAdminUsername ?? (embedded ? 'admin' : null);
@@ -112,7 +115,7 @@ export async function bootService(options: BootOptions): Promise<Service> {
       logger,
       provided: [
         [databasePort, database],
-        [dataFilesPort, options.dataFiles],
+        [dataFilesPort, dataFiles],
         [outboundFetchPort, outboundFetch],
         [changeFeedPort, changes],
         ...(options.assets ? ([[staticAssetsPort, options.assets]] as const) : []),

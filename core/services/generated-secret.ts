@@ -10,7 +10,9 @@ export async function generatedSecret(files: DataFiles, name: string, configured
   if (configured) return configured;
   const existing = (await files.read(name))?.trim();
   if (existing) return existing;
-  const secret = randomSecret();
-  await files.write(name, `${secret}\n`, { secret: true });
-  return secret;
+  await files.write(name, `${randomSecret()}\n`, { secret: true });
+  // Read back: where the files are shared, another replica's value may have been there first.
+  const kept = (await files.read(name))?.trim();
+  if (!kept) throw new Error(`the generated secret ${name} could not be kept`);
+  return kept;
 }

@@ -73,5 +73,7 @@ export async function loadOrCreateRealmKey(files: DataFiles): Promise<{ key: Rea
     createdAt: new Date().toISOString(),
   };
   await files.write(REALM_KEY_FILE, `${JSON.stringify(stored, null, 2)}\n`, { secret: true });
-  return { key: await fromStored(stored), created: true };
+  // Read back: with replicas sharing the key through the database, another one's key may have been kept first.
+  const kept = parseStored((await files.read(REALM_KEY_FILE)) ?? '');
+  return { key: await fromStored(kept), created: kept.kid === stored.kid };
 }
