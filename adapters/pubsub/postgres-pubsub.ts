@@ -13,6 +13,8 @@ export async function createPostgresPubSub(databaseUrl: string, logger: Logger):
   let closed = false;
   let listener: pg.Client | null = null;
   let publisher: Promise<pg.Client> | null = null;
+  let sending: Promise<void> = Promise.resolve();
+  let listening: Promise<void> = Promise.resolve();
 
   const connectListener = async (): Promise<void> => {
     const client = new pg.Client({ connectionString: databaseUrl });
@@ -60,20 +62,28 @@ export async function createPostgresPubSub(databaseUrl: string, logger: Logger):
 
   return {
     shared: true,
-    async publish(topic, payload) {
-      if (closed) return;
-      try {
-        await (await publisherClient()).query('select pg_notify($1, $2)', [channelOf(topic), `${origin}|${payload}`]);
-      } catch (error) {
-        // Receivers poll as well: a lost wake-up only delays them.
-        logger.warn('pubsub publish failed', { topic, error: String(error) });
-      }
+    publish(topic, payload) {
+      if (closed) return Promise.resolve();
+      // One query at a time on the publishing connection (pg refuses overlapping queries on one client from v9).
+      sending = sending.then(async () => {
+        try {
+          await (await publisherClient()).query('select pg_notify($1, $2)', [channelOf(topic), `${origin}|${payload}`]);
+        } catch (error) {
+          // Receivers poll as well: a lost wake-up only delays them.
+          logger.warn('pubsub publish failed', { topic, error: String(error) });
+        }
+      });
+      return sending;
     },
     subscribe(topic, handler) {
       let set = handlers.get(topic);
       if (!set) {
         handlers.set(topic, (set = new Set()));
-        void listener?.query(`listen ${channelOf(topic)}`).catch(() => {});
+        const channel = channelOf(topic);
+        listening = listening.then(() => listener?.query(`listen ${channel}`)).then(
+          () => {},
+          () => {},
+        );
       }
       set.add(handler);
       return () => set.delete(handler);
