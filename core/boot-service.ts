@@ -73,6 +73,8 @@ export interface Service {
   bootstrapWorkspaceId: string;
   /** API-token last-used marks; tests flush them on demand. */
   lastUsed: { flush(): Promise<void> };
+  /** SECRET_KEY, or the one generated once and shared by every replica through the database. */
+  secretKey: string;
   /** The run machinery of this replica: lifecycle, agent sockets, streams, sweep. */
   runs: Runs;
   stop(): Promise<void>;
@@ -93,8 +95,10 @@ export async function bootService(options: BootOptions): Promise<Service> {
 
   try {
     // Secrets every replica must share come from the database (the first replica's), not from its own DATA_DIR.
-    const dataFiles = sharedDataFiles(database, options.dataFiles, ['identity/realm-key.json', 'auth-client-secret']);
+    const dataFiles = sharedDataFiles(database, options.dataFiles, ['identity/realm-key.json', 'auth-client-secret', 'secret-key']);
     const embedded = !config.authUrl;
+    // The key that encrypts secrets at rest (webhook secrets, env-var values): configured, or generated once for all replicas.
+    const secretKey = await generatedSecret(dataFiles, 'secret-key', config.secretKey);
     const authUrl = config.authUrl ?? `${config.publicUrl}/auth`;
     // Only the embedded IdP can use a generated secret; an external one has its own (AUTH_CLIENT_SECRET).
     const clientSecret = embedded
@@ -206,6 +210,7 @@ export async function bootService(options: BootOptions): Promise<Service> {
       clientId: config.authClientId,
       clientSecret,
       bootstrapWorkspaceId: bootstrapWorkspace.id,
+      secretKey,
       lastUsed,
       runs,
       async stop() {
