@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { startPostgresServer } from './postgres-server.ts';
 
 export const repoRoot = resolve(import.meta.dir, '../..');
 
@@ -36,14 +37,39 @@ export function findDeno(): string | null {
   return null;
 }
 
+/** One database per DATA_DIR: a restarted service (same DATA_DIR) finds its data again. */
+const databasesByDataDir = new Map<string, Promise<string>>();
+
+/**
+ * The database of a service process: the caller's DATABASE_URL; else, when this test run is the PostgreSQL pass
+ * (DATABASE_URL set in the test process), a fresh database on the test server, so real-process suites run on
+ * PostgreSQL too; else embedded PGlite. `embedded` keeps a suite on PGlite whatever the pass.
+ */
+async function databaseEnv(env: Record<string, string>, embedded: boolean): Promise<Record<string, string>> {
+  if (env.DATABASE_URL || embedded || !process.env.DATABASE_URL) return {};
+  const key = env.DATA_DIR ?? crypto.randomUUID();
+  let url = databasesByDataDir.get(key);
+  if (!url) {
+    url = startPostgresServer().then((server) => {
+      if (!server) throw new Error('DATABASE_URL is set but no PostgreSQL server could be reached for a service process');
+      return server.url;
+    });
+    databasesByDataDir.set(key, url);
+  }
+  return { DATABASE_URL: await url };
+}
+
 export async function startServiceProcess(options: {
   env: Record<string, string>;
   runtime?: 'bun' | 'deno';
   timeoutMs?: number;
   /** Reuse a port (a restart that agents reconnect to); a free one otherwise. */
   port?: number;
+  /** Stay on embedded PGlite even in the PostgreSQL pass (a suite about the embedded mode itself). */
+  embedded?: boolean;
 }): Promise<ServiceProcess> {
   const port = options.port ?? (await freePort());
+  const database = await databaseEnv(options.env, options.embedded ?? false);
   const runtime = options.runtime ?? 'bun';
   const command =
     runtime === 'bun'
@@ -51,7 +77,7 @@ export async function startServiceProcess(options: {
       : [findDeno() ?? 'deno', ['run', '--allow-net', '--allow-env', '--allow-read', '--allow-write', '--allow-sys', 'adapters/runtime/deno/main.ts']];
   const child: ChildProcess = spawn(command[0] as string, command[1] as string[], {
     cwd: repoRoot,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...options.env, PORT: String(port), HOST: '127.0.0.1' },
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...options.env, ...database, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -22,7 +22,7 @@ async function scenario(databaseUrl: string | null) {
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
   };
 
-  const first = await startServiceProcess({ env });
+  const first = await startServiceProcess({ env, embedded: databaseUrl === null });
   cleanups.push(() => first.stop());
   // No BOOTSTRAP_ADMIN_*: the service made `admin` with a generated password, printed once and kept in DATA_DIR.
   const password = (await readFile(join(dataDir, 'initial-admin-password'), 'utf8')).trim();
@@ -46,7 +46,7 @@ async function scenario(databaseUrl: string | null) {
   expect(testDef.status).toBe(201);
   expect(await first.stop()).toBe(0);
 
-  const second = await startServiceProcess({ env });
+  const second = await startServiceProcess({ env, embedded: databaseUrl === null });
   cleanups.push(() => second.stop());
   // The password is not printed again, and the generated files were not regenerated.
   expect(second.output()).not.toContain(password);

@@ -22,6 +22,8 @@ test('the service answers /healthz and an authenticated request on Deno', async 
   const service = await startServiceProcess({
     runtime: 'deno',
     timeoutMs: 120_000,
+    // The runtime is under test here, not the database driver.
+    embedded: true,
     env: {
       DATA_DIR: dataDir,
       LOCAL_AGENT: 'false',
