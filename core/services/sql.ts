@@ -1,5 +1,10 @@
-/** Raw SQL through the ORM's connection: one statement, or several in one transaction whose unit of work flushes at its end. */
+/**
+ * Raw SQL through the ORM's connection: one statement, or several in one transaction whose unit of work flushes at its
+ * end. Parameters are bound by the driver ($1, $2 ...), not inlined into the text as the ORM's `execute` does: a log
+ * batch's 150 KB JSON parameter costs half as much that way.
+ */
 import type { EntityManager } from '@mikro-orm/core';
+import { CompiledQuery, type Kysely } from 'kysely';
 import type { Database } from '../ports/database.ts';
 
 export interface Sql {
@@ -12,10 +17,18 @@ export interface Tx extends Sql {
   em: EntityManager;
 }
 
-type Executing = { execute(sql: string, params?: unknown[]): Promise<unknown> };
+type WithKysely = { getKysely(): Kysely<unknown> };
 
+/** `?` placeholders to PostgreSQL's numbered ones (our statements use no `?` operator and no `?` inside literals). */
+const numbered = (sql: string) => {
+  let n = 0;
+  return sql.replace(/\?/g, () => `$${++n}`);
+};
+
+// Inside `transactional`, the ORM binds getKysely() to the transaction's connection.
 const runner = (em: EntityManager): Sql['all'] =>
-  async <T>(sql: string, params: readonly unknown[] = []) => (await (em as unknown as Executing).execute(sql, [...params])) as T[];
+  async <T>(sql: string, params: readonly unknown[] = []) =>
+    (await (em as unknown as WithKysely).getKysely().executeQuery(CompiledQuery.raw(numbered(sql), [...params]))).rows as T[];
 
 export function sqlOf(db: Database): Sql {
   return { all: (sql, params) => runner(db.fork())(sql, params) };
