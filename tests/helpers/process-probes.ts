@@ -1,4 +1,5 @@
-/** Probes for tests that start processes: is a process group still alive, and a bounded wait for a condition. */
+/** Probes for tests that start processes: is a process (group) still alive, and a bounded wait for a condition. */
+import { readFileSync } from 'node:fs';
 
 /** True while any process of the group `pid` leads is alive (signal 0 probes without signalling). */
 export function groupAlive(pid: number): boolean {
@@ -7,6 +8,22 @@ export function groupAlive(pid: number): boolean {
     return true;
   } catch {
     return false;
+  }
+}
+
+/** True while the process runs; a zombie (exited, not reaped: an orphan where PID 1 does not reap) counts as gone. */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    // /proc/<pid>/stat: "pid (comm) state ..."; comm may hold spaces and parentheses, the state follows the last ')'.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return true; // no procfs: signal 0 is all we know
   }
 }
 

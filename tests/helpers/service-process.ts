@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { startPostgresServer } from './postgres-server.ts';
+import { type PostgresServer, startPostgresServer } from './postgres-server.ts';
 
 export const repoRoot = resolve(import.meta.dir, '../..');
 
@@ -12,10 +12,33 @@ export interface ServiceProcess {
   url: string;
   port: number;
   pid: number;
+  /** The DATABASE_URL the process runs on; null on embedded PGlite. */
+  databaseUrl: string | null;
   /** Everything the process wrote to stdout and stderr so far. */
   output(): string;
-  /** SIGTERM and wait for the exit code. */
+  /** Sends `signal` (default SIGKILL: a crash) and waits for the exit; the database stays, for a restart. */
+  kill(signal?: NodeJS.Signals): Promise<void>;
+  /** SIGTERM and wait for the exit code; then drops the database the helper created for this service. */
   stop(): Promise<number | null>;
+  /**
+   * The same service again (command, env, port, DATA_DIR and database): SIGTERM first, which must exit 0, unless the
+   * process is already gone (a crash the test caused). The new handle owns the database from then on.
+   */
+  restart(): Promise<ServiceProcess>;
+}
+
+export interface ServiceProcessOptions {
+  /**
+   * The child's environment besides PATH and HOME, as given: leave LOCAL_AGENT (or anything else) out to get the
+   * service's default. The helper sets PORT and HOST, and DATABASE_URL in the PostgreSQL pass (see startServiceProcess).
+   */
+  env: Record<string, string>;
+  runtime?: 'bun' | 'deno';
+  timeoutMs?: number;
+  /** Reuse a port (agents reconnect to it); a free one otherwise. */
+  port?: number;
+  /** Stay on embedded PGlite even in the PostgreSQL pass (a suite about the embedded mode itself). */
+  embedded?: boolean;
 }
 
 export async function freePort(): Promise<number> {
@@ -37,58 +60,63 @@ export function findDeno(): string | null {
   return null;
 }
 
-/** One database per DATA_DIR: a restarted service (same DATA_DIR) finds its data again. */
-const databasesByDataDir = new Map<string, Promise<string>>();
+/** DATA_DIRs whose service ran on a database this helper made: starting one anew (not restart()) would lose that data. */
+const dataDirsWithOwnDatabase = new Set<string>();
 
-/**
- * The database of a service process: the caller's DATABASE_URL; else, when this test run is the PostgreSQL pass
- * (DATABASE_URL set in the test process), a fresh database on the test server, so real-process suites run on
- * PostgreSQL too; else embedded PGlite. `embedded` keeps a suite on PGlite whatever the pass.
- */
-async function databaseEnv(env: Record<string, string>, embedded: boolean): Promise<Record<string, string>> {
-  if (env.DATABASE_URL || embedded || !process.env.DATABASE_URL) return {};
-  const key = env.DATA_DIR ?? crypto.randomUUID();
-  let url = databasesByDataDir.get(key);
-  if (!url) {
-    url = startPostgresServer().then((server) => {
-      if (!server) throw new Error('DATABASE_URL is set but no PostgreSQL server could be reached for a service process');
-      return server.url;
-    });
-    databasesByDataDir.set(key, url);
+/** A fresh database for this service, or null: the caller's env names one, `embedded`, or not the PostgreSQL pass. */
+async function ownDatabase(options: ServiceProcessOptions): Promise<PostgresServer | null> {
+  if (options.env.DATABASE_URL || options.embedded || !process.env.DATABASE_URL) return null;
+  const dataDir = options.env.DATA_DIR;
+  if (dataDir && dataDirsWithOwnDatabase.has(dataDir)) {
+    throw new Error(`a service already ran with DATA_DIR ${dataDir} on a database of its own: restart() it to keep that database`);
   }
-  return { DATABASE_URL: await url };
+  const server = await startPostgresServer();
+  if (!server) throw new Error('DATABASE_URL is set but no PostgreSQL server could be reached for a service process');
+  if (dataDir) dataDirsWithOwnDatabase.add(dataDir);
+  return server;
 }
 
-export async function startServiceProcess(options: {
-  env: Record<string, string>;
-  runtime?: 'bun' | 'deno';
-  timeoutMs?: number;
-  /** Reuse a port (a restart that agents reconnect to); a free one otherwise. */
-  port?: number;
-  /** Stay on embedded PGlite even in the PostgreSQL pass (a suite about the embedded mode itself). */
-  embedded?: boolean;
-}): Promise<ServiceProcess> {
-  const port = options.port ?? (await freePort());
-  const database = await databaseEnv(options.env, options.embedded ?? false);
-  const runtime = options.runtime ?? 'bun';
+/**
+ * Starts the service as a real process and waits for /healthz. Its database: the caller's env DATABASE_URL; else, in
+ * the PostgreSQL pass (DATABASE_URL set in the test process), a fresh database of its own, dropped on stop(); else
+ * embedded PGlite under DATA_DIR. `embedded` keeps it on PGlite whatever the pass.
+ */
+export async function startServiceProcess(options: ServiceProcessOptions): Promise<ServiceProcess> {
+  const database = await ownDatabase(options);
+  try {
+    return await launch(options, options.port ?? (await freePort()), database);
+  } catch (error) {
+    await database?.stop();
+    throw error;
+  }
+}
+
+async function launch(options: ServiceProcessOptions, port: number, ownedDatabase: PostgresServer | null): Promise<ServiceProcess> {
+  let database = ownedDatabase;
   const command =
-    runtime === 'bun'
+    (options.runtime ?? 'bun') === 'bun'
       ? [process.execPath, ['adapters/runtime/bun/main.ts']]
       : [findDeno() ?? 'deno', ['run', '--allow-net', '--allow-env', '--allow-read', '--allow-write', '--allow-sys', 'adapters/runtime/deno/main.ts']];
-  const child: ChildProcess = spawn(command[0] as string, command[1] as string[], {
-    cwd: repoRoot,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...options.env, ...database, PORT: String(port), HOST: '127.0.0.1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '',
+    ...options.env,
+    ...(database ? { DATABASE_URL: database.url } : {}),
+    PORT: String(port),
+    HOST: '127.0.0.1',
+  };
+  const child: ChildProcess = spawn(command[0] as string, command[1] as string[], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout?.on('data', (chunk) => (output += chunk));
   child.stderr?.on('data', (chunk) => (output += chunk));
   const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+  const gone = () => child.exitCode !== null || child.signalCode !== null;
   const url = `http://127.0.0.1:${port}`;
 
-  const deadline = Date.now() + (options.timeoutMs ?? 60_000);
+  const timeoutMs = options.timeoutMs ?? 60_000;
+  const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`service exited with ${child.exitCode} before it was ready:\n${output}`);
+    if (gone()) throw new Error(`service exited with ${child.exitCode ?? child.signalCode} before it was ready:\n${output}`);
     try {
       const response = await fetch(`${url}/healthz`);
       if (response.status === 200) break;
@@ -97,23 +125,54 @@ export async function startServiceProcess(options: {
     }
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`service not ready after ${options.timeoutMs ?? 60_000} ms:\n${output}`);
+      await exited;
+      throw new Error(`service not ready after ${timeoutMs} ms:\n${output}`);
     }
     await Bun.sleep(100);
   }
+
+  const terminate = async (): Promise<number | null> => {
+    if (gone()) return child.exitCode;
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    const code = await exited;
+    clearTimeout(timer);
+    return code;
+  };
+  /** The database passes to whoever takes it (stop drops it, restart hands it on); later calls get none. */
+  const takeDatabase = () => {
+    const taken = database;
+    database = null;
+    return taken;
+  };
 
   return {
     url,
     port,
     pid: child.pid!,
+    databaseUrl: env.DATABASE_URL ?? null,
     output: () => output,
+    async kill(signal = 'SIGKILL') {
+      if (gone()) return;
+      child.kill(signal);
+      await exited;
+    },
     async stop() {
-      if (child.exitCode !== null) return child.exitCode;
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-      const code = await exited;
-      clearTimeout(timer);
+      const code = await terminate();
+      await takeDatabase()?.stop();
       return code;
+    },
+    async restart() {
+      const crashed = gone();
+      const code = await terminate();
+      if (!crashed && code !== 0) throw new Error(`service exited with ${code} on SIGTERM before the restart:\n${output}`);
+      const handedOver = takeDatabase();
+      try {
+        return await launch(options, port, handedOver);
+      } catch (error) {
+        await handedOver?.stop();
+        throw error;
+      }
     },
   };
 }

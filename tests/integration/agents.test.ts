@@ -148,9 +148,8 @@ echo "machine $LOADPLANE_MACHINE_INDEX of $LOADPLANE_MACHINE_COUNT done"
     const id = await runScript('#!/bin/sh\ni=1\nwhile [ $i -le 40 ]; do echo "tick $i"; i=$((i+1)); sleep 0.1; done\n', [target.id]);
     await waitFor(() => task(id), (t) => t.status === 'running');
     await Bun.sleep(800);
-    const port = server.port;
-    expect(await server.stop()).toBe(0);
-    server = await startServiceProcess({ env, port });
+    // Same port (the agents dial it), same DATA_DIR and database; the old process must exit 0 on SIGTERM.
+    server = await server.restart();
     await agents[0]!.registered(2);
     const final = await waitFor(() => task(id), (t) => t.status === 'completed' || t.status === 'failed', 30_000);
     expect(final.status).toBe('completed');

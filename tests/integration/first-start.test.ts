@@ -23,6 +23,7 @@ test('npm start with defaults: the local agent is online and the README example 
   // Only where to keep data: LOCAL_AGENT, the database and the admin are the defaults a newcomer gets.
   service = await startServiceProcess({ env: { DATA_DIR: dataDir }, embedded: true });
   const password = (await readFile(join(dataDir, 'initial-admin-password'), 'utf8')).trim();
+  expect(service.output()).toContain(password);
   const clientSecret = (await readFile(join(dataDir, 'auth-client-secret'), 'utf8')).trim();
   const token = await passwordGrant(service.url, { username: 'admin', password, clientSecret });
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
@@ -38,12 +39,25 @@ test('npm start with defaults: the local agent is online and the README example 
   }
   expect(machines.map((m) => [m.name, m.status])).toEqual([['local agent', 'online']]);
 
-  const created = await api('/tests', { name: 'hello', tool: 'custom', script: '#!/bin/sh\nfor i in 1 2 3; do echo line $i; sleep 1; done' });
-  const { id: testId } = (await created.json()) as { id: string };
-  const started = await api('/tasks', { testId });
-  expect(started.status).toBe(202);
-  const { id } = (await started.json()) as { id: string };
-  const { events } = await readSse(await fetch(`${service.url}/api/v1/tasks/${id}/log-stream`, { headers: { authorization: `Bearer ${token}` } }));
-  expect(events.filter((e) => e.data.type === 'log').map((e) => e.data.text)).toEqual(['line 1', 'line 2', 'line 3']);
-  expect(events.at(-1)!.data).toMatchObject({ type: 'done', task: { status: 'completed' } });
+  // The README's script, then a burst that is all printed before a slow reader could have subscribed.
+  const burst = Array.from({ length: 50 }, (_, i) => `burst ${i + 1}`);
+  const scripts: [string, string[]][] = [
+    ['#!/bin/sh\nfor i in 1 2 3; do echo line $i; sleep 1; done', ['line 1', 'line 2', 'line 3']],
+    ['#!/bin/sh\ni=1\nwhile [ $i -le 50 ]; do echo "burst $i"; i=$((i+1)); done', burst],
+  ];
+  for (const [script, lines] of scripts) {
+    const created = await api('/tests', { name: 'hello', tool: 'custom', script });
+    const { id: testId } = (await created.json()) as { id: string };
+    const started = await api('/tasks', { testId });
+    expect(started.status).toBe(202);
+    const { id } = (await started.json()) as { id: string };
+    // `curl -N .../log-stream` right after the POST.
+    const response = await fetch(`${service.url}/api/v1/tasks/${id}/log-stream`, { headers: { authorization: `Bearer ${token}` } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toStartWith('text/event-stream');
+    const { events, ended } = await readSse(response);
+    expect(events.filter((e) => e.data.type === 'log').map((e) => e.data.text)).toEqual(lines);
+    expect(events.at(-1)!.data).toMatchObject({ type: 'done', task: { status: 'completed' } });
+    expect(ended).toBe(true);
+  }
 }, 90_000);

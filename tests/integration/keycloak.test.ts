@@ -220,8 +220,8 @@ describe('service with AUTH_URL = Keycloak', () => {
     if (!ready()) return;
     const token = await tokenOf('admin');
     const before = (await (await call('/api/v1/workspace', token)).json()) as { id: string };
-    expect(await service!.stop()).toBe(0);
-    service = await startServiceProcess({ env: serviceEnv });
+    // A clean exit (restart() insists on 0), then the same DATA_DIR and database.
+    service = await service!.restart();
     // A fresh process has no keys and no verified-token cache: this verifies via discovery + JWKS again.
     const me = await call('/api/v1/auth/me', token);
     expect(me.status).toBe(200);
