@@ -28,6 +28,9 @@ export interface AgentSession {
 
 // Compiled once: every message of every agent is checked, log batches included.
 const agentMessage = TypeCompiler.Compile(AgentMessage);
+type LogMessage = Extract<AgentMessage, { type: 'log' }>;
+/** Lines stored in one transaction at most when queued batches are coalesced. */
+const maxCoalescedLines = 10_000;
 
 const describeError = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
@@ -136,10 +139,21 @@ export function createAgentSessions(ctx: RunContext, parts: Parts) {
         void dispatcher.kick();
       }
 
-      async function log(message: Extract<AgentMessage, { type: 'log' }>) {
-        const run = await runOf(message.assignmentId);
+      /** Stores consecutive batches of one assignment in one transaction; a group that overlaps stored ones goes one by one. */
+      async function log(group: readonly LogMessage[]) {
+        const first = group[0]!;
+        const run = await runOf(first.assignmentId);
         if (!run) return;
-        const stored = await ctx.logs.append(run.taskId, { assignmentId: message.assignmentId, machineId: connection!.machineId, batch: message.seq }, message.lines);
+        const machineId = connection!.machineId;
+        const source = { assignmentId: first.assignmentId, machineId, fromBatch: first.seq, batch: group[group.length - 1]!.seq };
+        const stored = await ctx.logs.append(run.taskId, source, group.flatMap((m) => m.lines));
+        if (stored.lines.length === 0 && group.length > 1) {
+          for (const message of group) {
+            const one = await ctx.logs.append(run.taskId, { assignmentId: message.assignmentId, machineId, batch: message.seq }, message.lines);
+            signals.linesStored(run.taskId, one.lines);
+          }
+          return;
+        }
         signals.linesStored(run.taskId, stored.lines);
       }
 
@@ -186,7 +200,7 @@ export function createAgentSessions(ctx: RunContext, parts: Parts) {
           case 'started':
             return lifecycle.started(message.assignmentId, machineId);
           case 'log':
-            return log(message);
+            return log([message]);
           case 'metrics':
             return metrics(message.assignmentId, message.snapshot);
           case 'finished':
@@ -204,36 +218,77 @@ export function createAgentSessions(ctx: RunContext, parts: Parts) {
         }
       }
 
-      // Messages of one agent are handled strictly in order (log batches, then finished).
-      let queue: Promise<void> = Promise.resolve();
+      /** Parses and checks one raw message; null (after telling the agent why) when it is not a valid message. */
+      function parse(raw: unknown): AgentMessage | null {
+        let message: unknown = raw;
+        if (typeof raw === 'string') {
+          try {
+            message = JSON.parse(raw);
+          } catch {
+            transport.send({ type: 'error', message: 'messages must be JSON' });
+            return null;
+          }
+        }
+        if (!agentMessage.Check(message)) {
+          const first = agentMessage.Errors(message).First();
+          transport.send({ type: 'error', message: `invalid message${first ? ` at ${first.path}: ${first.message}` : ''}` });
+          return null;
+        }
+        return message;
+      }
+
+      async function safely(type: string, work: () => Promise<void>) {
+        try {
+          await work();
+        } catch (error) {
+          ctx.logger.error('agent message failed', { type, error: describeError(error) });
+          transport.send({ type: 'error', message: describeError(error) });
+        }
+      }
+
+      // Messages of one agent are handled strictly in order (log batches, then finished). Log batches of one
+      // assignment that queued up behind each other (a flood) are stored together: one transaction, not one each.
+      const inbox: AgentMessage[] = [];
+      let draining: Promise<void> | null = null;
+      function startDraining() {
+        if (draining) return;
+        draining = drain().finally(() => {
+          draining = null;
+          // A message that arrived between the loop's last check and here starts the next round.
+          if (inbox.length > 0) startDraining();
+        });
+      }
+      async function drain() {
+        while (inbox.length > 0) {
+          const message = inbox.shift()!;
+          if (message.type !== 'log' || !connection) {
+            await safely(message.type, () => handle(message));
+            continue;
+          }
+          const group: LogMessage[] = [message];
+          let lines = message.lines.length;
+          while (inbox.length > 0 && lines < maxCoalescedLines) {
+            const next = inbox[0]!;
+            if (next.type !== 'log' || next.assignmentId !== message.assignmentId || next.seq !== group[group.length - 1]!.seq + 1) break;
+            inbox.shift();
+            group.push(next);
+            lines += next.lines.length;
+          }
+          await safely('log', () => log(group));
+        }
+      }
       return {
         onMessage(raw) {
-          queue = queue.then(async () => {
-            let message: unknown = raw;
-            if (typeof raw === 'string') {
-              try {
-                message = JSON.parse(raw);
-              } catch {
-                transport.send({ type: 'error', message: 'messages must be JSON' });
-                return;
-              }
-            }
-            if (!agentMessage.Check(message)) {
-              const first = agentMessage.Errors(message).First();
-              transport.send({ type: 'error', message: `invalid message${first ? ` at ${first.path}: ${first.message}` : ''}` });
-              return;
-            }
-            try {
-              await handle(message);
-            } catch (error) {
-              ctx.logger.error('agent message failed', { type: message.type, error: describeError(error) });
-              transport.send({ type: 'error', message: describeError(error) });
-            }
-          });
-          return queue;
+          // Checked on arrival, so a refused message is answered at once and never reaches the queue.
+          const message = parse(raw);
+          if (message) {
+            inbox.push(message);
+            startDraining();
+          }
+          return draining ?? Promise.resolve();
         },
         async onClose() {
-          await queue;
+          await draining;
           const closing = connection;
           if (!closing) return;
           if (ctx.connections.get(closing.machineId) === closing) ctx.connections.delete(closing.machineId);

@@ -18,6 +18,15 @@ export interface StoredLine extends LogLine {
   machineId: string | null;
 }
 
+/** Where a batch comes from: the agent's assignment and its batch numbers `fromBatch..batch` (one, or several coalesced). */
+export interface LogSource {
+  assignmentId: string;
+  machineId: string;
+  batch: number;
+  /** The first batch number of a coalesced group (default: `batch`). */
+  fromBatch?: number;
+}
+
 export interface AppendResult {
   /** The lines as stored (sanitised, with their sequence numbers), the marker included; empty for a duplicate batch. */
   lines: StoredLine[];
@@ -25,10 +34,10 @@ export interface AppendResult {
 
 export interface LogStore {
   /**
-   * Stores one agent batch. `batch` (the agent's batch number) makes a resent batch a no-op; lines of an
-   * assignment that is no longer running are not stored.
+   * Stores agent batches `fromBatch..batch` (all or none: a group with a batch stored before is a no-op, to be
+   * retried batch by batch); lines of an assignment that is no longer running are not stored.
    */
-  append(taskId: string, source: { assignmentId: string; machineId: string; batch: number } | null, lines: readonly LogLine[]): Promise<AppendResult>;
+  append(taskId: string, source: LogSource | null, lines: readonly LogLine[]): Promise<AppendResult>;
   /** Lines after `afterSeq`, oldest first; relayed (live-only) lines too while they exist when `withRelay`. */
   read(taskId: string, afterSeq: number, limit: number, withRelay?: boolean): Promise<StoredLine[]>;
   /** Drops relayed lines older than `olderThanSeconds`. */
@@ -54,7 +63,7 @@ export function createLogStore(db: Database, maxStoredLines = 100_000): LogStore
 
   async function appendOnce(
     taskId: string,
-    source: { assignmentId: string; machineId: string; batch: number } | null,
+    source: LogSource | null,
     lines: readonly LogLine[],
     /** False for the first part of a split batch: the batch counts as stored only with its last part. */
     completesBatch = true,
@@ -70,7 +79,7 @@ export function createLogStore(db: Database, maxStoredLines = 100_000): LogStore
         const fresh = await tx.all(
           `update task_assignments set last_log_seq = case when ? then ? else last_log_seq end
            where id = ? and machine_id = ? and last_log_seq < ? and status in (${live}) returning id`,
-          [completesBatch, source.batch, source.assignmentId, source.machineId, source.batch, ...runningStatuses],
+          [completesBatch, source.batch, source.assignmentId, source.machineId, source.fromBatch ?? source.batch, ...runningStatuses],
         );
         if (fresh.length === 0) return { lines: [] };
       }
@@ -104,7 +113,7 @@ export function createLogStore(db: Database, maxStoredLines = 100_000): LogStore
   /** Never loses a batch silently: halves are tried apart, and a single line that cannot be stored is replaced by why. */
   async function appendOrSplit(
     taskId: string,
-    source: { assignmentId: string; machineId: string; batch: number } | null,
+    source: LogSource | null,
     lines: readonly LogLine[],
     completesBatch: boolean,
   ): Promise<AppendResult> {
