@@ -3,6 +3,7 @@ import type { EntitySchema } from '@mikro-orm/core';
 import { Migrator } from '@mikro-orm/migrations';
 import { MikroORM as PgliteORM } from '@mikro-orm/pglite';
 import { MikroORM as PostgresORM } from '@mikro-orm/postgresql';
+import { type Kysely, sql } from 'kysely';
 import type { MigrationClass } from '../../core/kernel/define-plugin.ts';
 import type { Database } from '../../core/ports/database.ts';
 
@@ -30,11 +31,29 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     : options.pgliteDir === undefined || options.pgliteDir === 'memory://'
       ? await PgliteORM.init({ ...common, dbName: 'memory://' })
       : await PgliteORM.init({ ...common, dbName: 'loadplane', driverOptions: { dataDir: options.pgliteDir } });
-  await orm.migrator.up();
+  if (options.databaseUrl) await migrateOneAtATime(orm);
+  else await orm.migrator.up();
   return {
     orm,
     kind: options.databaseUrl ? 'postgresql' : 'pglite',
     fork: () => orm.em.fork(),
     close: () => orm.close(true),
   };
+}
+
+/**
+ * Replicas that start together on a fresh PostgreSQL database would each apply 0001 and one would fail (duplicate
+ * table): a session advisory lock, held on a connection of its own, lets one replica migrate while the others wait
+ * and then find nothing left to apply.
+ */
+async function migrateOneAtATime(orm: { em: object; migrator: { up(): Promise<unknown> } }): Promise<void> {
+  const kysely = (orm.em as unknown as { getKysely(): Kysely<unknown> }).getKysely();
+  await kysely.connection().execute(async (connection) => {
+    await sql`select pg_advisory_lock(hashtext('loadplane:migrations'))`.execute(connection);
+    try {
+      await orm.migrator.up();
+    } finally {
+      await sql`select pg_advisory_unlock(hashtext('loadplane:migrations'))`.execute(connection);
+    }
+  });
 }

@@ -1,6 +1,12 @@
-/** The realm key: generated once, stored as a secret data file, reused, and never silently replaced. */
-import { describe, expect, test } from 'bun:test';
+/** The realm key: generated once, stored as a secret data file (shared by replicas through the database), reused, never silently replaced. */
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { openDatabase } from '../../adapters/db/open-database.ts';
+import { coreEntities } from '../../core/domain/entities/index.ts';
+import { coreMigrations } from '../../core/domain/migrations/index.ts';
 import { createMemoryDataFiles, type DataFiles } from '../../core/ports/data-files.ts';
+import type { Database } from '../../core/ports/database.ts';
+import { sharedDataFiles } from '../../core/services/shared-data-files.ts';
+import { sqlOf } from '../../core/services/sql.ts';
 import { loadOrCreateRealmKey, REALM_KEY_FILE } from './realm-key.ts';
 
 function recordingFiles(): DataFiles & { writes: { name: string; secret: boolean }[] } {
@@ -45,5 +51,48 @@ describe('loadOrCreateRealmKey', () => {
     const files = createMemoryDataFiles({ [REALM_KEY_FILE]: '{"version":1}' });
     await expect(loadOrCreateRealmKey(files)).rejects.toThrow(/identity\/realm-key.json is not a valid realm key/);
     expect(await files.read(REALM_KEY_FILE)).toBe('{"version":1}');
+  });
+});
+
+// The service hands the plugin its data files through the shared store (core/boot-service.ts): the same key for every replica.
+describe('loadOrCreateRealmKey through the shared store', () => {
+  let db: Database & { close(): Promise<void> };
+  beforeAll(async () => {
+    db = await openDatabase({ entities: coreEntities, migrations: coreMigrations });
+  }, 60_000);
+  afterAll(() => db.close());
+
+  const clearStore = () => sqlOf(db).all('delete from service_secrets');
+  const stored = async () => (await sqlOf(db).all<{ value: string }>('select value from service_secrets where name = ?', [REALM_KEY_FILE]))[0]?.value;
+  const replica = (disk = createMemoryDataFiles()) => sharedDataFiles(db, disk, [REALM_KEY_FILE]);
+
+  test('replicas starting at once with their own DATA_DIR agree on one key; exactly one of them created it', async () => {
+    await clearStore();
+    const results = await Promise.all([replica(), replica(), replica()].map((files) => loadOrCreateRealmKey(files)));
+    expect(new Set(results.map((result) => result.key.kid)).size).toBe(1);
+    expect(results.filter((result) => result.created)).toHaveLength(1);
+    expect(JSON.parse((await stored())!).kid).toBe(results[0]!.key.kid);
+    // A later replica reads it back; the public key is the same one, so tokens of one verify on all.
+    const later = await loadOrCreateRealmKey(replica());
+    expect(later.created).toBe(false);
+    expect(later.key.publicJwk).toEqual(results[0]!.key.publicJwk);
+  });
+
+  test('the key file of an older single-node install is imported, not replaced', async () => {
+    await clearStore();
+    const legacy = createMemoryDataFiles();
+    const original = await loadOrCreateRealmKey(legacy);
+    const upgraded = await loadOrCreateRealmKey(replica(legacy));
+    expect(upgraded.created).toBe(false);
+    expect(upgraded.key.kid).toBe(original.key.kid);
+    expect(await stored()).toBe((await legacy.read(REALM_KEY_FILE))!);
+  });
+
+  test('a damaged stored key fails loudly, names where it is kept, and stays as it is', async () => {
+    await clearStore();
+    await sqlOf(db).all('insert into service_secrets (name, value) values (?, ?)', [REALM_KEY_FILE, '{"version":1}']);
+    const disk = createMemoryDataFiles();
+    await expect(loadOrCreateRealmKey(replica(disk))).rejects.toThrow(/is not a valid realm key.*service_secrets/);
+    expect(await stored()).toBe('{"version":1}');
   });
 });

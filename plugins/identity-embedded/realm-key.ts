@@ -1,4 +1,4 @@
-/** The realm's RS256 signing key: generated once, kept in the data file `identity/realm-key.json`, reused after restarts. */
+/** The realm's RS256 signing key: generated once as the data file `identity/realm-key.json` (shared by replicas through the database), reused after restarts. */
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type JWK } from 'jose';
 import type { DataFiles } from '../../core/ports/data-files.ts';
 
@@ -57,7 +57,11 @@ export async function loadOrCreateRealmKey(files: DataFiles): Promise<{ key: Rea
       // Never replace a damaged key silently: every token and session issued with it would stop working.
       throw new Error(
         `data file ${REALM_KEY_FILE} is not a valid realm key (${(error as Error).message}); ` +
-          'restore it from a backup, or delete it to generate a new key (signs everyone out)',
+          'restore it from a backup, or delete it to generate a new key (signs everyone out). ' +
+          // The service keeps this file in the database for all replicas and copies it to each DATA_DIR: deleting only
+          // the copy would bring the damaged key back at the next start.
+          `The service keeps it in table service_secrets (name '${REALM_KEY_FILE}') with a copy in each DATA_DIR: ` +
+          'restore or delete the row and the copies',
         { cause: error },
       );
     }
