@@ -6,13 +6,14 @@
 #   bash bench/run.sh auth-list pglite --duration 20s   # extra arguments go to the benchmark
 #   bash bench/run.sh profile-list     # diagnostic: CPU profile of the server under load (not run by default)
 #   bash bench/run.sh dispatch | log-path | k6-overhead   # the run path (docs/benchmarks.md, "Runs"); not run by default
+#   bash bench/run.sh fleet | backlog   # many agents on one process; dispatch behind 1,000 pending tasks; not run by default
 #
 # Results are recorded by hand in docs/benchmarks.md together with the command that produced them.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
 BUN=./node_modules/.bin/bun
-BENCHMARKS=(auth-list list-breakdown profile-list dispatch log-path k6-overhead)
+BENCHMARKS=(auth-list list-breakdown profile-list dispatch log-path k6-overhead fleet backlog)
 DEFAULT=(auth-list list-breakdown)
 
 usage() {
@@ -23,6 +24,8 @@ usage() {
   echo "  dispatch       [pglite] [postgres] [--runs 50] [--warmup 5]" >&2
   echo "  log-path       [pglite|postgres] [--flood 1:200000,...] [--paced 1:1000,...] [--max-stored N] [--agent-batch-ms N]" >&2
   echo "  k6-overhead    [--vus 20] [--duration 15s] [--rounds 3] [--legs alone,json,agent]" >&2
+  echo "  fleet          [postgres|pglite] [--agents 10000] [--stages 100,1000] [--workers 2] [--runs 200] [--rest 30] [--profile DIR]" >&2
+  echo "  backlog        [--workspaces 100] [--per-workspace 10] [--runs 100] [--profile DIR]" >&2
   echo "  without arguments: ${DEFAULT[*]}" >&2
 }
 
@@ -56,6 +59,13 @@ else
   echo "bench: unknown benchmark '$1'" >&2
   usage
   exit 2
+fi
+
+# fleet holds one socket per simulated agent in the server and in the simulators (plus the server's database
+# connections): raise the open-file limit for this shell and its children as far as allowed.
+if [[ " ${selected[*]} " == *" fleet "* || " ${selected[*]} " == *" backlog "* ]]; then
+  ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
+  echo "bench: open-file limit $(ulimit -n)" >&2
 fi
 
 for name in "${selected[@]}"; do

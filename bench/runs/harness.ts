@@ -26,6 +26,8 @@ export interface RunsService {
   token: string;
   /** A token with machines:write + runs:write, for agents of the same workspace. */
   agentToken: string;
+  /** A fresh JWT of the bootstrap admin (password grant), for calls in other workspaces (`X-Workspace-Id`). */
+  adminJwt(): Promise<string>;
   /** JSON request with the client token; returns status, body and the client-side duration in ms. */
   api<T = unknown>(path: string, init?: { method?: string; json?: unknown }): Promise<{ status: number; body: T; ms: number; sentAt: number }>;
   stop(): Promise<void>;
@@ -101,6 +103,7 @@ export async function startRunsService(options: { database?: DatabaseMode; env?:
     database,
     token,
     agentToken,
+    adminJwt: () => passwordGrant(url, { username: 'admin', password, clientSecret }),
     api,
     async stop() {
       await service.stop();
