@@ -46,6 +46,7 @@ export async function startNodeAgent(options: {
   logger: Logger;
   system?: Partial<SystemInfo>;
   metricsIntervalMillis?: number;
+  onRetired?(): void;
 }): Promise<RunningAgent & { shutdown(): Promise<void> }> {
   const plugins = await loadPlugins(loadToolPlugins, builtinPlugins);
   const runner = createNodeProcessRunner();
@@ -73,6 +74,7 @@ export async function startNodeAgent(options: {
     logger: options.logger,
     connect: bunSocket,
     metricsIntervalMillis: options.metricsIntervalMillis,
+    onRetired: options.onRetired,
   });
   return {
     ...agent,

@@ -5,7 +5,7 @@
 import type { Assignment, LoadTool, MetricSnapshot, RunOutcome } from '../capabilities/load-tool.ts';
 import type { Logger } from '../kernel/logger.ts';
 import type { ProcessRunner } from '../ports/process-runner.ts';
-import { type AgentMessage, agentProtocolVersion, type ServerMessage } from './protocol.ts';
+import { type AgentMessage, agentProtocolVersion, machineDeletedCloseCode, type ServerMessage } from './protocol.ts';
 import { runAssignment } from './run-assignment.ts';
 
 export interface SystemInfo {
@@ -45,6 +45,8 @@ export interface AgentOptions {
   logBatchMillis?: number;
   maxBatchLines?: number;
   metricsIntervalMillis?: number;
+  /** Called once when the service deleted this machine and the agent stopped for good. */
+  onRetired?(): void;
 }
 
 type LogMessage = Extract<AgentMessage, { type: 'log' }>;
@@ -259,6 +261,14 @@ export function startAgent(options: AgentOptions): RunningAgent {
       if (heartbeat) clearInterval(heartbeat);
       heartbeat = null;
       if (stopped) return;
+      if (code === machineDeletedCloseCode) {
+        // Reconnecting would register the machine again, undoing the deletion: stop and say how to come back.
+        stopped = true;
+        for (const run of runs.values()) run.abort.abort();
+        options.logger.error('the service deleted this machine; the agent stops. Start it again to register the machine anew', { reason });
+        options.onRetired?.();
+        return;
+      }
       options.logger.warn('agent connection closed; reconnecting', { code, reason, in_ms: backoff });
       // Jittered exponential backoff, so a restarted server is not hit by every agent at once.
       reconnectTimer = setTimeout(connect, backoff * (0.75 + Math.random() / 2));

@@ -4,6 +4,9 @@ import type { Assignment, MetricSnapshot } from '../capabilities/load-tool.ts';
 
 export const agentProtocolVersion = 1;
 
+/** The close code of a socket whose machine was deleted: the agent stops instead of registering the machine again. */
+export const machineDeletedCloseCode = 4410;
+
 const Histogram = Type.Object({
   v: Type.Literal(1),
   buckets: Type.String({ maxLength: 1_000_000 }),

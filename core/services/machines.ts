@@ -2,7 +2,6 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { limitsOf } from '../../config/plans.ts';
 import { Machine } from '../domain/entities/machine.ts';
-import { TaskAssignment } from '../domain/entities/task-assignment.ts';
 import { normalizeArch, normalizeHostname, normalizeIpAddress, normalizeOs } from '../domain/machine-rules.ts';
 import { checkName } from '../domain/test-rules.ts';
 import { conflict, DomainError } from '../kernel/errors.ts';
@@ -11,6 +10,8 @@ import type { KernelHooks } from '../kernel/hooks.ts';
 import type { Database } from '../ports/database.ts';
 import { recordAudit } from './audit-log.ts';
 import type { Caller } from './caller.ts';
+import { activeAssignmentStatuses } from '../domain/run-state.ts';
+import { placeholders, transaction } from './sql.ts';
 import { findInWorkspace } from './workspace-scope.ts';
 
 export interface MachineInput {
@@ -86,14 +87,22 @@ export function createMachineService(deps: { db: Database; hooks: HookBus<Kernel
 
     async remove(caller: Caller, id: string): Promise<void> {
       const workspaceId = caller.workspace.workspaceId;
-      const em = deps.db.fork();
-      const machine = await findInWorkspace(em, Machine, workspaceId, id, 'machine');
-      if (await em.count(TaskAssignment, { machineId: machine.id, status: { $in: ['pending', 'running'] } })) {
-        throw conflict(`machine ${machine.hostname} is running a task; cancel it (DELETE /tasks/:id) before deleting the machine`);
-      }
-      em.remove(machine);
-      recordAudit(em, caller, 'machine.deleted', { type: 'machine', id: machine.id, label: machine.hostname });
-      await em.flush();
+      const machine = await transaction(deps.db, async (tx) => {
+        const found = await findInWorkspace(tx.em, Machine, workspaceId, id, 'machine');
+        // Locked: a dispatcher claim key-shares the row, so it either committed before (and is counted below) or finds
+        // the machine gone. Without the lock a run could be placed on a machine deleted a moment later.
+        await tx.all('select id from machines where id = ? for update', [found.id]);
+        const active = await tx.all(`select 1 from task_assignments where machine_id = ? and status in (${placeholders(activeAssignmentStatuses)}) limit 1`, [
+          found.id,
+          ...activeAssignmentStatuses,
+        ]);
+        if (active.length > 0) {
+          throw conflict(`machine ${found.hostname} is running or stopping a task; cancel it (DELETE /tasks/:id) and wait for it to end before deleting the machine`);
+        }
+        tx.em.remove(found);
+        recordAudit(tx.em, caller, 'machine.deleted', { type: 'machine', id: found.id, label: found.hostname });
+        return found;
+      });
       await deps.hooks.callHook('machine:deleted', { workspaceId, machineId: machine.id });
     },
   };

@@ -8,6 +8,8 @@ export interface AgentProcess {
   /** Waits until the agent logged its registration `times` times (reconnects register again). */
   registered(times?: number, timeoutMs?: number): Promise<void>;
   kill(signal?: NodeJS.Signals): Promise<void>;
+  /** Resolves with the exit code (null when killed by a signal) once the process ended by itself or was killed. */
+  exited(): Promise<number | null>;
 }
 
 export function startAgentProcess(options: {
@@ -35,7 +37,7 @@ export function startAgentProcess(options: {
   let output = '';
   child.stdout?.on('data', (chunk) => (output += chunk));
   child.stderr?.on('data', (chunk) => (output += chunk));
-  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
   return {
     pid: child.pid!,
     output: () => output,
@@ -52,5 +54,6 @@ export function startAgentProcess(options: {
       child.kill(signal);
       await exited;
     },
+    exited: () => exited,
   };
 }

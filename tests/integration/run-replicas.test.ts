@@ -164,6 +164,22 @@ test('cancel on B stops the tool on A\'s agent', async () => {
   await waitFor(() => machines(b), (l) => l.every((m) => m.status === 'online'));
 }, 60_000);
 
+test('a machine deleted on B: the agent connected to A is cut off at once and stops for good', async () => {
+  if (!requirePostgres()) return;
+  const created = await call(a, '/api-tokens', { method: 'POST', json: { name: 'doomed', scopes: ['machines:write', 'runs:write'] } });
+  const { token } = (await created.json()) as { token: string };
+  const doomed = startAgentProcess({ serverUrl: a.url, token, hostname: 'doomed-on-a' });
+  agents['doomed-on-a'] = doomed;
+  await doomed.registered();
+  const machine = await waitFor(
+    async () => (await machines(b)).find((m) => m.hostname === 'doomed-on-a'),
+    (m) => m?.status === 'online',
+  );
+  expect((await call(b, `/machines/${machine!.id}`, { method: 'DELETE' })).status).toBe(204);
+  expect(await Promise.race([doomed.exited(), Bun.sleep(5_000).then(() => 'still running')])).toBe(3);
+  expect((await machines(a)).some((m) => m.hostname === 'doomed-on-a')).toBe(false);
+}, 60_000);
+
 test('kill -9 of A: the agent reconnects to B through the balancer and its run finishes there; B\'s own sockets stay', async () => {
   if (!requirePostgres()) return;
   const id = await startOn(b, '#!/bin/sh\necho before\nsleep 4\necho after\n');

@@ -36,6 +36,8 @@ const agent = await startNodeAgent({
   token,
   logger,
   system: { ...(values.name ? { name: values.name } : {}), ...(values.hostname ? { hostname: values.hostname } : {}) },
+  // The machine was deleted in the service: exit non-zero, so a supervisor shows it rather than looping.
+  onRetired: () => process.exit(3),
 });
 const stop = async () => {
   await agent.shutdown();

@@ -5,14 +5,16 @@
  */
 import type { Assignment } from '../../capabilities/load-tool.ts';
 import { LoadConfigEntity } from '../../domain/entities/load-config.ts';
+import { machineDeletedCloseCode } from '../../agent/protocol.ts';
 import { loadConfigOf } from '../configs.ts';
-import { placeholders, sqlOf } from '../sql.ts';
+import { sqlOf } from '../sql.ts';
 import type { AgentConnection, RunContext } from './run-context.ts';
 import type { AgentCommand } from './run-lifecycle.ts';
 
 const topic = 'agent_commands';
 
-type Remote = { r: string; m: string; c?: AgentCommand; close?: string };
+/** To replica `r` ('*': every replica) about machine `m`: a command, a replaced socket to close, or a deleted machine. */
+type Remote = { r: string; m: string; c?: AgentCommand; close?: string; deleted?: true };
 
 export function createAgentCommands(ctx: RunContext) {
   const sql = sqlOf(ctx.db);
@@ -63,6 +65,18 @@ export function createAgentCommands(ctx: RunContext) {
 
   const failed = (error: unknown) => ctx.logger.error('agent command failed', { error: String(error) });
 
+  function closeDeleted(connection: AgentConnection) {
+    connection.send({ type: 'error', message: 'this machine was deleted in the service; the agent stops (start it again to register the machine anew)' });
+    connection.close(machineDeletedCloseCode, 'machine deleted');
+  }
+
+  // A deleted machine's agent is cut off wherever its socket is: the row is gone, so every replica is told.
+  ctx.hooks.hook('machine:deleted', ({ machineId }) => {
+    const local = ctx.connections.get(machineId);
+    if (local) closeDeleted(local);
+    if (ctx.pubsub.shared) void ctx.pubsub.publish(topic, JSON.stringify({ r: '*', m: machineId, deleted: true } satisfies Remote)).catch(failed);
+  });
+
   ctx.pubsub.subscribe(topic, (payload) => {
     let message: Remote;
     try {
@@ -70,9 +84,10 @@ export function createAgentCommands(ctx: RunContext) {
     } catch {
       return;
     }
-    if (message.r !== ctx.replicaId) return;
+    if (message.r !== ctx.replicaId && message.r !== '*') return;
     const connection = ctx.connections.get(message.m);
     if (!connection) return;
+    if (message.deleted) return closeDeleted(connection);
     if (message.close && connection.connectionId === message.close) connection.close(4409, 'replaced by a newer connection of the same machine');
     if (message.c) void deliver(connection, message.c).catch(failed);
   });
@@ -102,13 +117,13 @@ export function createAgentCommands(ctx: RunContext) {
 
     /** The holder's safety net: assigns and cancels its agents have not acknowledged are sent again. */
     async resendUnacknowledged(olderThanSeconds: number): Promise<void> {
-      const machineIds = [...ctx.connections.keys()];
-      if (machineIds.length === 0) return;
+      if (ctx.connections.size === 0) return;
+      // Found through the presence this replica holds, not by passing every held machine id as a parameter.
       const rows = await sql.all<{ id: string; machine_id: string; status: string }>(
-        `select id, machine_id, status from task_assignments
-         where machine_id in (${placeholders(machineIds)}) and status in ('pending', 'cancelling')
-           and (sent_at is null or sent_at < now() - make_interval(secs => ?))`,
-        [...machineIds, olderThanSeconds],
+        `select a.id, a.machine_id, a.status from task_assignments a join machines m on m.id = a.machine_id
+         where m.replica_id = ? and a.status in ('pending', 'cancelling')
+           and (a.sent_at is null or a.sent_at < now() - make_interval(secs => ?))`,
+        [ctx.replicaId, olderThanSeconds],
       );
       for (const row of rows) {
         const connection = ctx.connections.get(row.machine_id);

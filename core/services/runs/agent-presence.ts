@@ -8,10 +8,13 @@ import type { RunContext } from './run-context.ts';
 export function createAgentPresence(ctx: RunContext) {
   const sql = sqlOf(ctx.db);
   const lease = () => ctx.settings.leaseSeconds;
+  // Sockets claimed in the last minute, held or about to be: a renewal racing a claim must not take them for strays.
+  const recentClaims = new Map<string, number>();
 
   return {
     /** This replica now holds the machine's socket; returns the previous holder, if another socket still held it. */
     async claim(machineId: string, connectionId: string): Promise<{ replicaId: string; connectionId: string } | null> {
+      recentClaims.set(connectionId, Date.now());
       const rows = await sql.all<{ connection_id: string | null; replica_id: string | null }>(
         `with old as (select connection_id, replica_id from machines where id = ? for update)
          update machines set connection_id = ?, replica_id = ?, lease_until = now() + make_interval(secs => ?), last_seen_at = now()
@@ -31,12 +34,26 @@ export function createAgentPresence(ctx: RunContext) {
       return rows.length > 0;
     },
 
-    /** One statement renews every socket this replica holds. */
-    async renew(connectionIds: readonly string[]): Promise<void> {
-      if (connectionIds.length === 0) return;
+    /**
+     * One statement renews every socket this replica holds, found by the replica's id rather than by listing 10,000
+     * connection ids as parameters. A row that names this replica but no socket held here (its release failed) would be
+     * renewed forever: when the counts differ, such rows are released by the list, which is rare and worth its cost.
+     */
+    async renew(heldConnectionIds: readonly string[]): Promise<void> {
+      for (const [id, at] of recentClaims) if (Date.now() - at > 60_000) recentClaims.delete(id);
+      const rows = await sql.all<{ renewed: number }>(
+        `with renewed as (update machines set lease_until = now() + make_interval(secs => ?), last_seen_at = now()
+           where replica_id = ? and connection_id is not null returning 1)
+         select count(*)::int as renewed from renewed`,
+        [lease(), ctx.replicaId],
+      );
+      if ((rows[0]?.renewed ?? 0) === heldConnectionIds.length) return;
+      const keep = [...new Set([...heldConnectionIds, ...recentClaims.keys()])];
+      const held = keep.length ? `and connection_id::text not in (${placeholders(keep)})` : '';
       await sql.all(
-        `update machines set lease_until = now() + make_interval(secs => ?), last_seen_at = now() where connection_id in (${placeholders(connectionIds)})`,
-        [lease(), ...connectionIds],
+        `update machines set connection_id = null, replica_id = null, lease_until = now()
+         where replica_id = ? and connection_id is not null ${held}`,
+        [ctx.replicaId, ...keep],
       );
     },
   };

@@ -75,6 +75,11 @@ export function createAgentSessions(ctx: RunContext, parts: Parts) {
           transport.send({ type: 'error', message: 'hello was already received on this connection' });
           return;
         }
+        if (message.name !== undefined && message.name.trim() === '') {
+          transport.send({ type: 'error', message: 'hello: name must not be empty (leave it out to use the hostname)' });
+          transport.close(4400, 'invalid hello');
+          return;
+        }
         const workspaceId = caller.workspace.workspaceId;
         const hostname = normalizeHostname(message.hostname);
         const em = ctx.db.fork();

@@ -145,6 +145,12 @@ export function createRunLifecycle(ctx: RunContext, effects: RunEffects) {
         return await run(async (tx, after) => {
           const task = await lockTask(tx, taskId, true);
           if (!task || task.status !== 'pending') return null;
+          // Key-share locks: a machine being deleted now is waited for and then missing; a deletion waits for this claim.
+          const present = await tx.all(`select id from machines where id in (${placeholders(machineIds)}) and workspace_id = ? for key share`, [
+            ...machineIds,
+            task.workspace_id,
+          ]);
+          if (present.length !== new Set(machineIds).size) return null;
           const ids: string[] = [];
           for (const [index, machineId] of machineIds.entries()) {
             const id = crypto.randomUUID();
