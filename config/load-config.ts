@@ -60,6 +60,7 @@ export function loadConfig(env: Env): Readonly<Config> {
     maxBodyBytes: parseInteger(env, 'MAX_BODY_BYTES', 2 * 1024 * 1024),
     agentGraceSeconds: parseInteger(env, 'AGENT_GRACE_SECONDS', 30),
     maxLogLinesPerRun: parseInteger(env, 'MAX_LOG_LINES_PER_RUN', 100_000),
+    maxLogBytesPerRun: parseInteger(env, 'MAX_LOG_BYTES_PER_RUN', 64 * 1024 * 1024),
     pendingTimeoutSeconds: parseInteger(env, 'PENDING_TIMEOUT_SECONDS', 0),
     workers: parseBoolean(env, 'WORKERS', true),
     logLevel: blankToUndefined(env.LOG_LEVEL) ?? 'info',

@@ -29,6 +29,7 @@ export const ConfigSchema = Type.Object({
   maxBodyBytes: Type.Integer({ minimum: 1024, description: 'MAX_BODY_BYTES' }),
   agentGraceSeconds: Type.Integer({ minimum: 1, maximum: 3600, description: 'AGENT_GRACE_SECONDS' }),
   maxLogLinesPerRun: Type.Integer({ minimum: 100, description: 'MAX_LOG_LINES_PER_RUN' }),
+  maxLogBytesPerRun: Type.Integer({ minimum: 1024, description: 'MAX_LOG_BYTES_PER_RUN' }),
   /** 0: a pending task waits as long as it takes (a request may still set its own `pendingTimeout`). */
   pendingTimeoutSeconds: Type.Integer({ minimum: 0, maximum: 30 * 86_400, description: 'PENDING_TIMEOUT_SECONDS' }),
   /** false: this replica serves the API and its agent sockets only; background jobs run on the others. */

@@ -171,6 +171,7 @@ export async function bootService(options: BootOptions): Promise<Service> {
         pendingTimeoutSeconds: config.pendingTimeoutSeconds || null,
       },
       maxStoredLogLines: config.maxLogLinesPerRun,
+      maxStoredLogBytes: config.maxLogBytesPerRun,
       workers: config.workers,
     });
     const live = createLiveSessions((error) => logger.error('re-checking a live session failed', { error: String(error) }));

@@ -10,7 +10,7 @@ let token: string;
 let fixture: ServiceWithAgent;
 
 beforeAll(async () => {
-  fixture = await startServiceWithAgent('limits', { env: { MAX_LOG_LINES_PER_RUN: '100' } });
+  fixture = await startServiceWithAgent('limits', { env: { MAX_LOG_LINES_PER_RUN: '100', MAX_LOG_BYTES_PER_RUN: '20000' } });
   ({ ts, token } = fixture);
 }, 60_000);
 
@@ -39,6 +39,21 @@ test('past the limit, lines stream live but are not stored; one marker says so',
   expect(texts.slice(0, 100)).toEqual(Array.from({ length: 100 }, (_, i) => `n ${i + 1}`));
   expect(texts).toHaveLength(101);
   expect(texts[100]).toContain('log truncated');
+}, 30_000);
+
+test('the stored log is bounded in bytes too: long lines stop storing at the byte limit, with one marker', async () => {
+  // 50 lines of 1,000 characters: the first 20 fill the 20,000-byte budget exactly.
+  const id = await startRun(`#!/bin/sh\nsleep 0.5\ni=1\nwhile [ $i -le 50 ]; do printf '%04d%s\\n' $i "${'y'.repeat(996)}"; i=$((i+1)); done\n`);
+  const live = await readSse(await stream(id));
+  const liveTexts = live.events.filter((e) => e.data.type === 'log').map((e) => String(e.data.text));
+  expect(liveTexts.filter((text) => !text.includes('log truncated'))).toHaveLength(50);
+  const stored = await readSse(await stream(id, '?after=0'));
+  const texts = stored.events.filter((e) => e.data.type === 'log').map((e) => String(e.data.text));
+  expect(texts).toHaveLength(21);
+  expect(texts.slice(0, 20).map((text) => text.slice(0, 4))).toEqual(Array.from({ length: 20 }, (_, i) => String(i + 1).padStart(4, '0')));
+  expect(texts.slice(0, 20).every((text) => text.length === 1_000)).toBe(true);
+  expect(texts[20]).toContain('log truncated');
+  expect(texts[20]).toContain('20 lines');
 }, 30_000);
 
 test('a subscriber that stops reading is cut off instead of growing server memory', async () => {

@@ -25,12 +25,13 @@ export interface RunsOptions {
   tools: ReadonlyMap<string, LoadTool>;
   settings: RunSettings;
   maxStoredLogLines: number;
+  maxStoredLogBytes: number;
   /** false (WORKERS=false): this replica does not run the jobs that act for every replica. */
   workers: boolean;
 }
 
 export async function createRuns(options: RunsOptions) {
-  const logs = createLogStore(options.db, options.maxStoredLogLines);
+  const logs = createLogStore(options.db, { maxLines: options.maxStoredLogLines, maxBytes: options.maxStoredLogBytes });
   const logger = options.logger;
   const ctx: RunContext = {
     db: options.db,

@@ -1,11 +1,12 @@
 /**
  * Run logs: each line gets the task's next sequence number (the stream's event id) under the task row's lock, so
- * lines of one task commit in sequence order whichever replica stores them. The first `maxStoredLines` are kept;
- * later ones are relayed to other replicas' streams through short-lived rows, after one truncation marker.
+ * lines of one task commit in sequence order whichever replica stores them. The first `maxLines` lines, up to `maxBytes`
+ * of text, are kept; later ones are relayed to other replicas' streams through short-lived rows, after one truncation
+ * marker.
  */
 import type { Database } from '../../ports/database.ts';
 import { placeholders, type Sql, sqlOf, transaction } from '../sql.ts';
-import { storableLine } from './log-text.ts';
+import { storableLine, utf8Bytes } from './log-text.ts';
 
 export interface LogLine {
   source: 'out' | 'err';
@@ -48,7 +49,14 @@ export interface LogStore {
 const runningStatuses = ['pending', 'running'] as const;
 const live = placeholders(runningStatuses);
 
-export function createLogStore(db: Database, maxStoredLines = 100_000): LogStore {
+export interface LogLimits {
+  maxLines: number;
+  maxBytes: number;
+}
+
+const mib = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MiB`;
+
+export function createLogStore(db: Database, limits: LogLimits = { maxLines: 100_000, maxBytes: 64 * 1024 * 1024 }): LogStore {
   const sql = sqlOf(db);
 
   async function insertBatch(tx: Sql, taskId: string, rows: StoredLine[], relayFrom: number) {
@@ -70,8 +78,8 @@ export function createLogStore(db: Database, maxStoredLines = 100_000): LogStore
   ): Promise<AppendResult> {
     return transaction(db, async (tx) => {
       // The task row's lock orders every append (and every transition) of this task.
-      const counters = await tx.all<{ log_seq: string | number; log_lines: number; log_truncated: boolean }>(
-        'select log_seq, log_lines, log_truncated from tasks where id = ? for update',
+      const counters = await tx.all<{ log_seq: string | number; log_lines: number; log_bytes: string | number; log_truncated: boolean }>(
+        'select log_seq, log_lines, log_bytes, log_truncated from tasks where id = ? for update',
         [taskId],
       );
       if (!counters[0]) return { lines: [] };
@@ -85,27 +93,33 @@ export function createLogStore(db: Database, maxStoredLines = 100_000): LogStore
       }
       let seq = Number(counters[0].log_seq);
       let stored = counters[0].log_lines;
+      let bytes = Number(counters[0].log_bytes);
       let truncated = counters[0].log_truncated;
       const rows: StoredLine[] = [];
       let relayFrom = Number.POSITIVE_INFINITY;
       for (const line of lines) {
-        if (stored >= maxStoredLines && !truncated) {
+        const text = storableLine(line.text);
+        const size = utf8Bytes(text);
+        if (!truncated && (stored >= limits.maxLines || bytes + size > limits.maxBytes)) {
           truncated = true;
           rows.push({
             seq: ++seq,
             source: 'err',
-            text: `[loadplane] log truncated: only the first ${maxStoredLines} lines of this run are stored; the rest is streamed live only`,
+            text: `[loadplane] log truncated: only the first ${stored} lines (${mib(bytes)}) of this run are stored (limits: ${limits.maxLines} lines, ${mib(limits.maxBytes)}); the rest is streamed live only`,
             ts: line.ts,
             machineId: null,
           });
           relayFrom = seq + 1;
         }
-        rows.push({ seq: ++seq, source: line.source, text: storableLine(line.text), ts: line.ts, machineId: source?.machineId ?? null });
-        if (stored < maxStoredLines) stored++;
+        rows.push({ seq: ++seq, source: line.source, text, ts: line.ts, machineId: source?.machineId ?? null });
+        if (!truncated) {
+          stored++;
+          bytes += size;
+        }
       }
       if (rows.length === 0) return { lines: [] };
       await insertBatch(tx, taskId, rows, relayFrom);
-      await tx.all('update tasks set log_seq = ?, log_lines = ?, log_truncated = ? where id = ?', [seq, stored, truncated, taskId]);
+      await tx.all('update tasks set log_seq = ?, log_lines = ?, log_bytes = ?, log_truncated = ? where id = ?', [seq, stored, bytes, truncated, taskId]);
       return { lines: rows };
     });
   }

@@ -8,3 +8,18 @@ export function storableLine(text: string): string {
   if (!clean.isWellFormed()) clean = clean.toWellFormed();
   return clean.length > maxLineChars ? `${clean.slice(0, maxLineChars)}…[line cut]` : clean;
 }
+
+/** UTF-8 size of a string without encoding it (a surrogate pair is one 4-byte character). */
+export function utf8Bytes(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) bytes += 1;
+    else if (code < 0x800) bytes += 2;
+    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
+      bytes += 4;
+      i++;
+    } else bytes += 3;
+  }
+  return bytes;
+}
