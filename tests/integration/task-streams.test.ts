@@ -86,6 +86,8 @@ describe('SSE', () => {
 describe('placement', () => {
   test('a second run waits, pending, while the only machine is busy, then runs', async () => {
     const first = await startRun('#!/bin/sh\nsleep 1\necho first\n');
+    // Placement follows the answer to POST /tasks; wait for it, so "busy" below is not a race with the dispatcher.
+    await waitForStatus(first.id, 'running');
     const second = await startRun('#!/bin/sh\necho second\n');
     const waiting = (await (await ts.request(`/api/v1/tasks/${second.id}`, { token })).json()) as { status: string; machine_ids: string[] };
     expect(waiting.status).toBe('pending');
@@ -94,7 +96,7 @@ describe('placement', () => {
     expect(machines[0]!.status).toBe('busy');
     const busyDelete = await ts.request(`/api/v1/machines/${machines[0]!.id}`, { method: 'DELETE', token });
     expect(busyDelete.status).toBe(409);
-    expect(((await busyDelete.json()) as { message: string }).message).toContain('is running a task');
+    expect(((await busyDelete.json()) as { message: string }).message).toContain('is running or stopping a task');
     await waitForStatus(first.id, 'completed');
     const done = await waitForStatus(second.id, 'completed');
     expect((done as unknown as { machine_ids: string[] }).machine_ids).toEqual([machines[0]!.id]);

@@ -138,10 +138,11 @@ export const taskRoutes = (deps: RouteDeps) =>
         };
       },
       pong(ws) {
-        ((ws.raw as unknown as { data: { onPong?: () => void } }).data.onPong ?? (() => {}))();
+        // A pong may arrive as the socket is torn down, when the raw socket is gone already.
+        (ws.raw as unknown as { data?: { onPong?: () => void } } | undefined)?.data?.onPong?.();
       },
       close(ws) {
-        ((ws.raw as unknown as { data: { onClose?: () => void } }).data.onClose ?? (() => {}))();
+        (ws.raw as unknown as { data?: { onClose?: () => void } } | undefined)?.data?.onClose?.();
       },
       // OpenAPI has no WebSocket operation: documented as GET with 101 in api-docs.ts.
       detail: { hide: true },
