@@ -12,6 +12,7 @@ import { agentRoutes } from './routes/agent.ts';
 import { apiTokenRoutes } from './routes/api-tokens.ts';
 import { authRoutes } from './routes/auth.ts';
 import { configRoutes } from './routes/configs.ts';
+import { invitationRoutes } from './routes/invitations.ts';
 import { machineRoutes } from './routes/machines.ts';
 import { taskRoutes } from './routes/tasks.ts';
 import { testRoutes } from './routes/tests.ts';
@@ -73,6 +74,7 @@ export function createApp(options: AppOptions) {
       .use(testRoutes(options))
       .use(apiTokenRoutes(options))
       .use(workspaceRoutes(options))
+      .use(invitationRoutes(options))
       .use(taskRoutes(options))
       .use(configRoutes(options))
       .use(agentRoutes(options)),

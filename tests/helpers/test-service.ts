@@ -28,7 +28,7 @@ export interface TestService {
   /** An access token from the embedded IdP's password grant. */
   tokenFor(username: string, password?: string): Promise<string>;
   /** Creates a user in the embedded IdP (admin API) and returns a token for them. */
-  createUser(username: string, options?: { roles?: string[]; email?: string }): Promise<string>;
+  createUser(username: string, options?: { roles?: string[]; email?: string; emailVerified?: boolean }): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -125,6 +125,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
       json: {
         username,
         email: userOptions.email ?? `${username}@example.test`,
+        emailVerified: userOptions.emailVerified ?? false,
         firstName: username,
         lastName: 'Tester',
         enabled: true,
