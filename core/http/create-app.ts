@@ -5,6 +5,7 @@ import { DomainError } from '../kernel/errors.ts';
 import type { Logger } from '../kernel/logger.ts';
 import type { StaticAssets } from '../ports/static-assets.ts';
 import { apiDocs } from './api-docs.ts';
+import { noteClientAddress } from './client-address.ts';
 import { errorResponse, isDomainError } from './error-mapper.ts';
 import { readJsonBody, tooLarge } from './read-body.ts';
 import type { RouteDeps } from './route-deps.ts';
@@ -31,7 +32,8 @@ export function createApp(options: AppOptions) {
   const { logger, maxBodyBytes } = options;
   // normalize: false makes unknown body fields a 400 (additionalProperties: false) instead of silently dropping them.
   const app = new Elysia({ name: 'loadplane', normalize: false })
-    .onRequest(({ request }) => {
+    .onRequest(({ request, server }) => {
+      noteClientAddress(request, server);
       const declared = request.headers.get('content-length');
       if (declared !== null && Number(declared) > maxBodyBytes) return errorResponse(tooLarge(maxBodyBytes));
     })

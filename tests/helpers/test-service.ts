@@ -41,6 +41,8 @@ export interface TestServiceOptions {
   keepDataDir?: boolean;
   /** The port `listen()` will use (PUBLIC_URL follows it); pick one with freePort(). */
   port?: number;
+  /** Replaces the change feed the config would pick (tests of its reconnect tune its retry delays). */
+  changeFeed?: BootOptions['changeFeed'];
 }
 
 export const usesPostgres = () => Boolean(process.env.DATABASE_URL);
@@ -79,7 +81,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   const service = await bootService({
     config,
     logger,
-    changeFeed: changeFeedForConfig(config, logger),
+    changeFeed: options.changeFeed ?? changeFeedForConfig(config, logger),
     pubsub: pubSubForConfig(config, logger),
     dataFiles: createDiskDataFiles(dataDir),
     assets: createPackageStaticAssets(),

@@ -14,7 +14,7 @@ async function user(prefix = 'inv') {
 
 const invite = (token: string, user: string, role = 'member', headers: Record<string, string> = {}) =>
   ts.request('/api/v1/members', { method: 'POST', token, headers, json: { user, role } });
-const received = async (token: string) => (await (await ts.request('/api/v1/auth/me/invitations', { token })).json()) as { id: string; workspace: { id: string; name: string }; role: string }[];
+const received = async (token: string) => (await (await ts.request('/api/v1/auth/me/invitations', { token })).json()) as { id: string; workspace: { id: string; name: string }; role: string; invited_by: string | null; invited_at: string }[];
 const accept = (token: string, id: string) => ts.request(`/api/v1/auth/me/invitations/${id}/accept`, { method: 'POST', token });
 
 beforeAll(async () => {
