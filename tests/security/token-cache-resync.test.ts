@@ -8,6 +8,7 @@ import { createPostgresChangeFeed } from '../../adapters/pubsub/postgres-change-
 import { silentLogger } from '../../core/kernel/logger.ts';
 import { type AccessChange, changeFeedPort } from '../../core/ports/change-feed.ts';
 import { POSTGRES_SKIP_MESSAGE, type PostgresServer, startPostgresServer } from '../helpers/postgres-server.ts';
+import { freePort } from '../helpers/service-process.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
 
 let postgres: PostgresServer | null;
@@ -20,8 +21,11 @@ beforeAll(async () => {
   postgres = await startPostgresServer();
   if (!postgres) throw new Error(`this suite needs PostgreSQL: ${POSTGRES_SKIP_MESSAGE}`);
   const url = postgres.url;
-  a = await startTestService({ database: url, changeFeed: () => createPostgresChangeFeed(url, silentLogger, { retryMillis: [outageMillis] }) });
-  b = await startTestService({ database: url });
+  const port = await freePort();
+  a = await startTestService({ database: url, port, changeFeed: () => createPostgresChangeFeed(url, silentLogger, { retryMillis: [outageMillis] }) });
+  await a.listen();
+  // One PUBLIC_URL for both, as replicas behind one balancer (B is only called in-process): tokens work on either.
+  b = await startTestService({ database: url, port });
 }, 120_000);
 
 afterAll(async () => {
@@ -53,6 +57,12 @@ test('a token revoked while the LISTEN connection was down stops working on that
   const { id, token } = (await created.json()) as { id: string; token: string };
   const machines = () => a.request('/api/v1/machines', { token });
   expect((await machines()).status).toBe(200);
+  // An agent on replica A with that token: its socket must be cut when A learns of the revocation, whenever that is.
+  const agent = new WebSocket(`${a.url.replace(/^http/, 'ws')}/api/v1/agent`, { headers: { authorization: `Bearer ${token}` } } as unknown as string[]);
+  const agentClosed = new Promise<{ code: number; at: number }>((resolve) => agent.addEventListener('close', (event) => resolve({ code: event.code, at: Date.now() })));
+  await new Promise((resolve) => agent.addEventListener('open', resolve));
+  agent.send(JSON.stringify({ type: 'hello', protocol: 1, hostname: 'resync-agent', ip_address: '127.0.0.1', os: 'linux', arch: 'x86_64', cpu_cores: 1, memory_gb: 1, agent_version: 'test', tools: [], running: [] }));
+  await new Promise((resolve) => agent.addEventListener('message', resolve, { once: true }));
 
   const heard: AccessChange[] = [];
   a.service.kernel.get(changeFeedPort).subscribe((change) => heard.push(change));
@@ -68,10 +78,11 @@ test('a token revoked while the LISTEN connection was down stops working on that
   expect((await b.request('/api/v1/machines', { token })).status).toBe(401);
   expect(heard.some((change) => change.kind === 'token')).toBe(false);
   // The notice is lost for A: its cache still says yes (this is the gap the resync closes).
+  const cutAt = Date.now();
   expect((await machines()).status).toBe(200);
+  expect(agent.readyState).toBe(WebSocket.OPEN);
 
   // Refused once A listens again (the cache's own backstop is a minute, far beyond this wait).
-  const cutAt = Date.now();
   let status = 200;
   while (status !== 401 && Date.now() - cutAt < outageMillis + 5_000) {
     await Bun.sleep(50);
@@ -79,6 +90,10 @@ test('a token revoked while the LISTEN connection was down stops working on that
   }
   expect(status).toBe(401);
   expect(flushes()).toBe(2);
+  // The resync re-checked the open sockets too: the agent was cut, and only after A listened again.
+  const closed = await agentClosed;
+  expect(closed.code).toBe(4401);
+  expect(closed.at - cutAt).toBeGreaterThan(outageMillis / 2);
 
   // And A hears notices again: a second token, revoked on B, is refused on A without another reconnect.
   const second = (await (await a.request('/api/v1/api-tokens', { method: 'POST', token: owner, json: { name: 'ci-2' } })).json()) as { id: string; token: string };
