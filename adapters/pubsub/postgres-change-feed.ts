@@ -72,6 +72,11 @@ export async function createPostgresChangeFeed(
         if (closed) return;
         try {
           await connectListener();
+          // Closed while we were connecting: this connection must not outlive the feed.
+          if (closed) {
+            await listener?.end().catch(() => {});
+            return;
+          }
           // Notices sent while we were away are lost: everything cached in between goes.
           local.deliver({ kind: 'all' });
           logger.info('access-change listener reconnected; access caches flushed', { attempts: attempt + 1 });
