@@ -26,6 +26,7 @@ import { createApiTokenAuthenticator } from './services/api-token-authenticator.
 import { createApiTokenService } from './services/api-tokens.ts';
 import { createLastUsedRecorder } from './services/last-used-recorder.ts';
 import { createMachineService } from './services/machines.ts';
+import { createInvitationService } from './services/member-invitations.ts';
 import { createMemberService } from './services/members.ts';
 import { createTestDefinitionService } from './services/test-definitions.ts';
 import { createWorkspaceService } from './services/workspaces.ts';
@@ -185,6 +186,7 @@ export async function bootService(options: BootOptions): Promise<Service> {
       tests: createTestDefinitionService({ db: database, hooks: kernel.hooks }),
       apiTokens: createApiTokenService({ db: database, changes }),
       members: createMemberService({ db: database, changes }),
+      invitations: createInvitationService({ db: database, changes }),
       accessControls: createAccessControlService({ db: database, changes }),
       workspaces: createWorkspaceService({ db: database, changes }),
       tasks: runs.tasks,

@@ -5,6 +5,8 @@ export interface VerifiedIdentity {
   /** The provider's subject: the user's id there. */
   sub: string;
   email: string | null;
+  /** The provider's `email_verified` claim; absent counts as not verified. */
+  email_verified?: boolean;
   name: string | null;
   preferred_username: string | null;
   /** Realm roles from `realm_access.roles`. */

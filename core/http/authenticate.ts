@@ -5,6 +5,7 @@ import { unauthorized } from '../kernel/errors.ts';
 import type { ApiTokenAuthenticator } from '../services/api-token-authenticator.ts';
 import type { Caller } from '../services/caller.ts';
 import type { CallerResolver } from '../services/caller-resolver.ts';
+import { clientAddressOf } from './client-address.ts';
 
 export type Authenticate = (request: Request) => Promise<Caller>;
 
@@ -24,7 +25,7 @@ export function createAuthenticate(deps: {
   return async (request) => {
     const token = bearerTokenOf(request);
     const workspaceId = request.headers.get('x-workspace-id');
-    if (token.startsWith(tokenPrefix)) return deps.apiTokens.authenticate(token, workspaceId);
+    if (token.startsWith(tokenPrefix)) return deps.apiTokens.authenticate(token, workspaceId, clientAddressOf(request));
     const identity = await deps.verifier.verify(token);
     return { ...(await deps.callers.forIdentity(identity, workspaceId)), token: null };
   };

@@ -5,6 +5,7 @@ import { DomainError } from '../kernel/errors.ts';
 import type { Logger } from '../kernel/logger.ts';
 import type { StaticAssets } from '../ports/static-assets.ts';
 import { apiDocs } from './api-docs.ts';
+import { noteClientAddress } from './client-address.ts';
 import { errorResponse, isDomainError } from './error-mapper.ts';
 import { readJsonBody, tooLarge } from './read-body.ts';
 import type { RouteDeps } from './route-deps.ts';
@@ -12,6 +13,7 @@ import { agentRoutes } from './routes/agent.ts';
 import { apiTokenRoutes } from './routes/api-tokens.ts';
 import { authRoutes } from './routes/auth.ts';
 import { configRoutes } from './routes/configs.ts';
+import { invitationRoutes } from './routes/invitations.ts';
 import { machineRoutes } from './routes/machines.ts';
 import { taskRoutes } from './routes/tasks.ts';
 import { testRoutes } from './routes/tests.ts';
@@ -30,7 +32,8 @@ export function createApp(options: AppOptions) {
   const { logger, maxBodyBytes } = options;
   // normalize: false makes unknown body fields a 400 (additionalProperties: false) instead of silently dropping them.
   const app = new Elysia({ name: 'loadplane', normalize: false })
-    .onRequest(({ request }) => {
+    .onRequest(({ request, server }) => {
+      noteClientAddress(request, server);
       const declared = request.headers.get('content-length');
       if (declared !== null && Number(declared) > maxBodyBytes) return errorResponse(tooLarge(maxBodyBytes));
     })
@@ -73,6 +76,7 @@ export function createApp(options: AppOptions) {
       .use(testRoutes(options))
       .use(apiTokenRoutes(options))
       .use(workspaceRoutes(options))
+      .use(invitationRoutes(options))
       .use(taskRoutes(options))
       .use(configRoutes(options))
       .use(agentRoutes(options)),

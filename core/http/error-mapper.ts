@@ -34,6 +34,7 @@ export function statusOf(code: ErrorCode): number {
     case 'unsupported_media_type':
       return 415;
     case 'too_many_pending_tasks':
+    case 'too_many_failed_lookups':
       return 429;
     case 'internal_error':
       return 500;
@@ -49,6 +50,9 @@ export function errorResponse(error: DomainError): Response {
     headers['www-authenticate'] =
       error.code === 'token_expired' ? 'Bearer error="invalid_token", error_description="token expired"' : 'Bearer';
   }
+  // A limit that lifts at a known time says when (RFC 9110 Retry-After, in seconds).
+  const retryAfter = error.details?.retryAfterSeconds;
+  if (typeof retryAfter === 'number') headers['retry-after'] = String(retryAfter);
   return new Response(JSON.stringify(body), { status: statusOf(error.code), headers });
 }
 

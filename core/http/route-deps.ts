@@ -5,6 +5,7 @@ import type { Database } from '../ports/database.ts';
 import type { AccessControlService } from '../services/access-controls.ts';
 import type { ApiTokenService } from '../services/api-tokens.ts';
 import type { MachineService } from '../services/machines.ts';
+import type { InvitationService } from '../services/member-invitations.ts';
 import type { MemberService } from '../services/members.ts';
 import type { TestDefinitionService } from '../services/test-definitions.ts';
 import type { WorkspaceService } from '../services/workspaces.ts';
@@ -23,6 +24,7 @@ export interface RouteDeps {
   tests: TestDefinitionService;
   apiTokens: ApiTokenService;
   members: MemberService;
+  invitations: InvitationService;
   accessControls: AccessControlService;
   workspaces: WorkspaceService;
   tasks: TaskService;

@@ -35,6 +35,12 @@ export const routePolicies: Readonly<Record<string, RoutePolicy>> = {
   'POST /api/v1/members': { scope: null, permission: 'manage_members' },
   'PATCH /api/v1/members/:userId': { scope: null, permission: 'manage_members' },
   'DELETE /api/v1/members/:userId': { scope: null, permission: 'manage_members' },
+  'GET /api/v1/members/invitations': { scope: null, permission: 'manage_members' },
+  'DELETE /api/v1/members/invitations/:id': { scope: null, permission: 'manage_members' },
+  // The invitee answers for themselves, from whichever workspace they act in.
+  'GET /api/v1/auth/me/invitations': { scope: null },
+  'POST /api/v1/auth/me/invitations/:id/accept': { scope: null },
+  'DELETE /api/v1/auth/me/invitations/:id': { scope: null },
   'GET /api/v1/access-controls': { scope: null, ownerOnly: true },
   'PUT /api/v1/access-controls': { scope: null, ownerOnly: true },
   'GET /api/v1/audit-log': { scope: null, permission: 'view_audit_log' },

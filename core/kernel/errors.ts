@@ -17,6 +17,7 @@ export const errorCodes = [
   'last_owner',
   'payload_too_large',
   'too_many_pending_tasks',
+  'too_many_failed_lookups',
   'unsupported_media_type',
   'method_not_allowed',
   'internal_error',

@@ -4,7 +4,9 @@ import { defineCapability } from '../kernel/define-capability.ts';
 export type AccessChange =
   | { kind: 'token'; secretHash: string }
   | { kind: 'user'; userId: string }
-  | { kind: 'workspace'; workspaceId: string };
+  | { kind: 'workspace'; workspaceId: string }
+  /** Notices may have been missed (the listening connection dropped and came back): drop every cached access datum. */
+  | { kind: 'all' };
 
 export interface ChangeFeed {
   /** Delivers to this process's subscribers at once, and to the other processes' as soon as they hear. */

@@ -1,4 +1,8 @@
-/** Authenticates `psk_` tokens: checksum first (no lookup for typos), then a cached hash lookup; revocation and rotation evict at once. */
+/**
+ * Authenticates `psk_` tokens: checksum first (no lookup for typos), then a cached hash lookup; revocation and rotation
+ * evict at once, a resync of the change feed empties the cache, and an address with too many failed lookups is refused
+ * before it costs another query.
+ */
 import { limitsOf } from '../../config/plans.ts';
 import { hashApiToken, hasValidChecksum } from '../domain/api-token-format.ts';
 import { ApiToken } from '../domain/entities/api-token.ts';
@@ -7,6 +11,7 @@ import { DomainError, notFound, unauthorized } from '../kernel/errors.ts';
 import type { ChangeFeed } from '../ports/change-feed.ts';
 import type { Database } from '../ports/database.ts';
 import type { Caller } from './caller.ts';
+import { createFailedLookupLimiter, type FailedLookupLimiterOptions } from './failed-lookup-limiter.ts';
 import type { CallerResolver } from './caller-resolver.ts';
 import type { LastUsedRecorder } from './last-used-recorder.ts';
 
@@ -32,6 +37,8 @@ export interface ApiTokenAuthenticatorOptions {
   /** Backstop lifetime of a cached lookup; the change feed evicts revoked and rotated secrets at once. */
   cacheMillis?: number;
   maxEntries?: number;
+  /** Failed lookups per client address and minute before it is refused (429) without a lookup. */
+  failedLookups?: FailedLookupLimiterOptions;
   now?: () => number;
 }
 
@@ -40,14 +47,25 @@ export function createApiTokenAuthenticator(options: ApiTokenAuthenticatorOption
   const maxEntries = options.maxEntries ?? 10_000;
   const now = options.now ?? Date.now;
   const cache = new Map<string, CacheEntry>();
+  const failures = createFailedLookupLimiter({ now, ...options.failedLookups });
+  /** Bumped by every eviction: a lookup that read the database before an eviction must not cache what it read. */
+  let evictions = 0;
 
   options.changes.subscribe((change) => {
     if (change.kind === 'token') cache.delete(change.secretHash);
+    // Notices were lost while the feed's connection was down: any cached answer may be a revoked token's.
+    else if (change.kind === 'all') cache.clear();
+    else return;
+    evictions++;
   });
 
+  const cached = (secretHash: string) => {
+    const entry = cache.get(secretHash);
+    return entry && entry.until > now() ? entry : null;
+  };
+
   async function lookup(secretHash: string): Promise<TokenRecord | null> {
-    const cached = cache.get(secretHash);
-    if (cached && cached.until > now()) return cached.record;
+    const before = evictions;
     const row = await options.db.fork().findOne(ApiToken, { secretHash, revokedAt: null });
     const record = row
       ? {
@@ -59,16 +77,38 @@ export function createApiTokenAuthenticator(options: ApiTokenAuthenticatorOption
           expiresAt: row.expiresAt?.getTime() ?? null,
         }
       : null;
-    if (cache.size >= maxEntries) cache.delete(cache.keys().next().value!);
-    cache.set(secretHash, { record, until: now() + cacheMillis });
+    // A revocation that landed while we read may have been published before our answer: caching it would outlive it.
+    if (before === evictions) {
+      if (cache.size >= maxEntries) cache.delete(cache.keys().next().value!);
+      cache.set(secretHash, { record, until: now() + cacheMillis });
+    }
     return record;
   }
 
   return {
-    async authenticate(token: string, requestedWorkspaceId: string | null): Promise<Caller> {
+    /** `clientAddress`: the peer's address when known; failed lookups are limited per address. */
+    async authenticate(token: string, requestedWorkspaceId: string | null, clientAddress: string | null = null): Promise<Caller> {
       if (!hasValidChecksum(token)) throw unauthorized('malformed API token (checksum mismatch): check for a copy error');
-      const record = await lookup(await hashApiToken(token));
-      if (!record) throw unauthorized('unknown or revoked API token');
+      const secretHash = await hashApiToken(token);
+      const entry = cached(secretHash);
+      let record: TokenRecord | null;
+      // A token we know to be valid costs no query, so it passes even from an address that is being refused.
+      if (entry?.record) record = entry.record;
+      else {
+        const wait = clientAddress ? failures.retryAfterSeconds(clientAddress) : 0;
+        if (wait > 0) {
+          throw new DomainError(
+            'too_many_failed_lookups',
+            `too many unknown or revoked API tokens from this address; try again in ${wait} s`,
+            { retryAfterSeconds: wait },
+          );
+        }
+        record = entry ? null : await lookup(secretHash);
+      }
+      if (!record) {
+        if (clientAddress) failures.recordFailure(clientAddress);
+        throw unauthorized('unknown or revoked API token');
+      }
       if (record.expiresAt !== null && record.expiresAt <= now()) {
         throw new DomainError('token_expired', 'API token expired');
       }

@@ -1,5 +1,5 @@
 /** API-token use cases: create (plaintext shown once), list, revoke and rotate a user's personal tokens. */
-import type { EntityManager } from '@mikro-orm/core';
+import { type EntityManager, LockMode } from '@mikro-orm/core';
 import { limitsOf } from '../../config/plans.ts';
 import { generateApiToken, hashApiToken, tokenHint } from '../domain/api-token-format.ts';
 import { ApiToken } from '../domain/entities/api-token.ts';
@@ -59,9 +59,15 @@ export function toApiTokenView(token: ApiToken) {
 }
 
 export function createApiTokenService(deps: { db: Database; changes: ChangeFeed }) {
-  /** Tokens are personal: one's own live token, or not found. */
-  const ownToken = (em: EntityManager, caller: Caller, id: string) =>
-    findInWorkspace(em, ApiToken, caller.workspace.workspaceId, id, 'API token', { userId: caller.userId, revokedAt: null });
+  /**
+   * Tokens are personal: one's own live token, or not found. Read under a row lock, so a revoke and a rotate of one
+   * token run one after the other: the second sees what the first wrote (a rotate after a revoke finds nothing, a revoke
+   * after a rotate revokes the new secret), and no secret outlives a revocation.
+   */
+  const lockOwnToken = (em: EntityManager, caller: Caller, id: string) =>
+    findInWorkspace(em, ApiToken, caller.workspace.workspaceId, id, 'API token', { userId: caller.userId, revokedAt: null }, {
+      lockMode: LockMode.PESSIMISTIC_WRITE,
+    });
 
   return {
     async list(caller: Caller): Promise<ApiToken[]> {
@@ -118,29 +124,32 @@ export function createApiTokenService(deps: { db: Database; changes: ChangeFeed 
     },
 
     async revoke(caller: Caller, id: string): Promise<void> {
-      const em = deps.db.fork();
-      const token = await ownToken(em, caller, id);
-      token.revokedAt = new Date();
-      recordAudit(em, caller, 'api_token.revoked', { type: 'api_token', id: token.id, label: token.name });
-      await em.flush();
-      await deps.changes.publish({ kind: 'token', secretHash: token.secretHash });
+      const secretHash = await deps.db.fork().transactional(async (tx) => {
+        const token = await lockOwnToken(tx, caller, id);
+        token.revokedAt = new Date();
+        recordAudit(tx, caller, 'api_token.revoked', { type: 'api_token', id: token.id, label: token.name });
+        return token.secretHash;
+      });
+      await deps.changes.publish({ kind: 'token', secretHash });
     },
 
     async rotate(caller: Caller, id: string): Promise<{ record: ApiToken; plaintext: string }> {
-      const em = deps.db.fork();
-      const token = await ownToken(em, caller, id);
-      if (token.expiresAt && token.expiresAt.getTime() <= Date.now()) {
-        throw conflict('this API token has expired; rotation keeps the expiry, so create a new token instead');
-      }
-      const oldHash = token.secretHash;
       const plaintext = generateApiToken();
-      token.secretHash = await hashApiToken(plaintext);
-      token.secretHint = tokenHint(plaintext);
-      token.rotatedAt = new Date();
-      recordAudit(em, caller, 'api_token.rotated', { type: 'api_token', id: token.id, label: token.name });
-      await em.flush();
+      const secretHash = await hashApiToken(plaintext);
+      const { record, oldHash } = await deps.db.fork().transactional(async (tx) => {
+        const token = await lockOwnToken(tx, caller, id);
+        if (token.expiresAt && token.expiresAt.getTime() <= Date.now()) {
+          throw conflict('this API token has expired; rotation keeps the expiry, so create a new token instead');
+        }
+        const previous = token.secretHash;
+        token.secretHash = secretHash;
+        token.secretHint = tokenHint(plaintext);
+        token.rotatedAt = new Date();
+        recordAudit(tx, caller, 'api_token.rotated', { type: 'api_token', id: token.id, label: token.name });
+        return { record: token, oldHash: previous };
+      });
       await deps.changes.publish({ kind: 'token', secretHash: oldHash });
-      return { record: token, plaintext };
+      return { record, plaintext };
     },
   };
 }

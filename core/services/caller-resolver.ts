@@ -44,7 +44,7 @@ interface CachedUser {
 }
 
 const profileKeyOf = (identity: VerifiedIdentity) =>
-  JSON.stringify([identity.email, identity.name, identity.preferred_username, identity.roles]);
+  JSON.stringify([identity.email, identity.email_verified === true, identity.name, identity.preferred_username, identity.roles]);
 
 export function createCallerResolver(options: CallerResolverOptions): CallerResolver {
   const cacheMillis = options.cacheMillis ?? 60_000;
@@ -53,6 +53,11 @@ export function createCallerResolver(options: CallerResolverOptions): CallerReso
   const byUser = new Map<string, CachedUser>();
 
   options.changes.subscribe((change) => {
+    // The feed missed notices (its connection dropped): nothing cached can be trusted.
+    if (change.kind === 'all') {
+      byUser.clear();
+      userIdBySubject.clear();
+    }
     if (change.kind === 'user') byUser.delete(change.userId);
     if (change.kind === 'workspace') {
       for (const [userId, entry] of byUser) {
@@ -173,6 +178,7 @@ async function upsertProfile(em: EntityManager, identity: VerifiedIdentity): Pro
   const existing = await em.findOne(UserProfile, { subject: identity.sub });
   if (existing) {
     existing.email = identity.email;
+    existing.emailVerified = identity.email_verified === true;
     existing.name = identity.name;
     existing.username = identity.preferred_username;
     existing.realmRoles = identity.roles;
@@ -184,6 +190,7 @@ async function upsertProfile(em: EntityManager, identity: VerifiedIdentity): Pro
     id: crypto.randomUUID(),
     subject: identity.sub,
     email: identity.email,
+    emailVerified: identity.email_verified === true,
     name: identity.name,
     username: identity.preferred_username,
     realmRoles: identity.roles,

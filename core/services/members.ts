@@ -1,8 +1,8 @@
-/** Membership use cases: list, add by e-mail or username, change a role, remove; the last owner always stays. */
+/** Membership use cases: list, change a role, remove; the last owner always stays. New members come by invitation (member-invitations.ts). */
 import type { EntityManager } from '@mikro-orm/core';
 import { Membership, type Role } from '../domain/entities/membership.ts';
 import { UserProfile } from '../domain/entities/user-profile.ts';
-import { conflict, DomainError, forbidden, notFound } from '../kernel/errors.ts';
+import { DomainError, forbidden, notFound } from '../kernel/errors.ts';
 import type { ChangeFeed } from '../ports/change-feed.ts';
 import type { Database } from '../ports/database.ts';
 import { recordAudit } from './audit-log.ts';
@@ -57,31 +57,6 @@ export function createMemberService(deps: { db: Database; changes: ChangeFeed })
       const profiles = await em.find(UserProfile, { id: { $in: memberships.map((m) => m.userId) } });
       const byId = new Map(profiles.map((p) => [p.id, p]));
       return memberships.flatMap((m) => (byId.has(m.userId) ? [view(m, byId.get(m.userId)!)] : []));
-    },
-
-    async add(caller: Caller, input: { user: string; role: Role }): Promise<MemberView> {
-      checkOwnerChange(caller, null, input.role);
-      const em = deps.db.fork();
-      const handle = input.user.trim().toLowerCase();
-      const matches = await em.find(UserProfile, { $or: [{ email: { $ilike: handle } }, { username: { $ilike: handle } }] }, { limit: 2 });
-      // Users appear here once they have signed in; we do not probe the identity provider for others.
-      if (matches.length === 0) throw notFound(`user "${input.user}" (they must sign in once before they can be added)`);
-      if (matches.length > 1) throw conflict(`"${input.user}" matches more than one user; use the exact username`);
-      const profile = matches[0]!;
-      if (await em.count(Membership, { workspaceId: caller.workspace.workspaceId, userId: profile.id })) {
-        throw conflict(`${profile.username ?? profile.email} is already a member of this workspace`);
-      }
-      const membership = em.create(Membership, {
-        id: crypto.randomUUID(),
-        workspaceId: caller.workspace.workspaceId,
-        userId: profile.id,
-        role: input.role,
-        createdAt: new Date(),
-      });
-      recordAudit(em, caller, 'member.added', { type: 'user', id: profile.id, label: profile.username ?? profile.email }, { role: input.role });
-      await em.flush();
-      await deps.changes.publish({ kind: 'user', userId: profile.id });
-      return view(membership, profile);
     },
 
     async changeRole(caller: Caller, userId: string, role: Role): Promise<MemberView> {

@@ -1,5 +1,5 @@
 /** Workspace-scoped lookups: every tenant-owned row is found through its workspace, and a foreign or malformed id is simply not found. */
-import type { EntityManager, EntityName, FilterQuery } from '@mikro-orm/core';
+import type { EntityManager, EntityName, FilterQuery, LockMode } from '@mikro-orm/core';
 import { notFound } from '../kernel/errors.ts';
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -13,10 +13,11 @@ export async function findInWorkspace<Entity extends { id: string; workspaceId: 
   id: string,
   what: string,
   extra: FilterQuery<Entity> = {} as FilterQuery<Entity>,
+  options: { lockMode?: LockMode } = {},
 ): Promise<Entity> {
   // A malformed id cannot exist; answering 404 (not 400) keeps ids opaque.
   if (!isUuid(id)) throw notFound(what);
-  const row = await em.findOne(entity, { ...(extra as object), id: id.toLowerCase(), workspaceId } as FilterQuery<Entity>);
+  const row = await em.findOne(entity, { ...(extra as object), id: id.toLowerCase(), workspaceId } as FilterQuery<Entity>, options);
   if (!row) throw notFound(what);
   return row as Entity;
 }

@@ -60,6 +60,7 @@ describe('identity-oidc with the embedded provider', () => {
     expect(identity).toEqual({
       sub: grace.id,
       email: 'grace@example.com',
+      email_verified: false,
       name: 'Grace Hopper',
       preferred_username: 'grace',
       roles: ['admin', 'user'],

@@ -103,6 +103,7 @@ describe('accepted tokens', () => {
     expect(await verifier.verify(token)).toEqual({
       sub: 'user-1',
       email: 'ada@example.com',
+      email_verified: false,
       name: 'Ada Lovelace',
       preferred_username: 'ada',
       roles: ['admin', 'user'],
@@ -115,6 +116,14 @@ describe('accepted tokens', () => {
     const verifier = verifierWith();
     const token = await sign(key1, { email: undefined, name: undefined, preferred_username: undefined, realm_access: undefined });
     expect(await verifier.verify(token)).toMatchObject({ email: null, name: null, preferred_username: null, roles: [] });
+  });
+
+  test('email_verified counts only when the claim is the boolean true', async () => {
+    const verifier = verifierWith();
+    expect((await verifier.verify(await sign(key1, { email_verified: true }))).email_verified).toBe(true);
+    for (const claim of [false, 'true', 1, undefined]) {
+      expect((await verifier.verify(await sign(key1, { email_verified: claim }))).email_verified, String(claim)).toBe(false);
+    }
   });
 
   test('a warm token needs no fetch and no signature check', async () => {

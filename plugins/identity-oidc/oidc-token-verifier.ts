@@ -61,6 +61,8 @@ function toIdentity(payload: JWTPayload): VerifiedIdentity {
   return {
     sub: payload.sub!,
     email: optionalString(payload.email),
+    // Only an explicit `true` counts: an e-mail the provider did not verify must not find anyone (member invitations).
+    email_verified: payload.email_verified === true,
     name: optionalString(payload.name),
     preferred_username: optionalString(payload.preferred_username),
     roles,

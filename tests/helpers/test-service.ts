@@ -28,7 +28,7 @@ export interface TestService {
   /** An access token from the embedded IdP's password grant. */
   tokenFor(username: string, password?: string): Promise<string>;
   /** Creates a user in the embedded IdP (admin API) and returns a token for them. */
-  createUser(username: string, options?: { roles?: string[]; email?: string }): Promise<string>;
+  createUser(username: string, options?: { roles?: string[]; email?: string; emailVerified?: boolean }): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -41,6 +41,8 @@ export interface TestServiceOptions {
   keepDataDir?: boolean;
   /** The port `listen()` will use (PUBLIC_URL follows it); pick one with freePort(). */
   port?: number;
+  /** Replaces the change feed the config would pick (tests of its reconnect tune its retry delays). */
+  changeFeed?: BootOptions['changeFeed'];
 }
 
 export const usesPostgres = () => Boolean(process.env.DATABASE_URL);
@@ -79,7 +81,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   const service = await bootService({
     config,
     logger,
-    changeFeed: changeFeedForConfig(config, logger),
+    changeFeed: options.changeFeed ?? changeFeedForConfig(config, logger),
     pubsub: pubSubForConfig(config, logger),
     dataFiles: createDiskDataFiles(dataDir),
     assets: createPackageStaticAssets(),
@@ -125,6 +127,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
       json: {
         username,
         email: userOptions.email ?? `${username}@example.test`,
+        emailVerified: userOptions.emailVerified ?? false,
         firstName: username,
         lastName: 'Tester',
         enabled: true,

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { inviteAndAccept } from '../helpers/invitations.ts';
 import { POSTGRES_SKIP_MESSAGE, type PostgresServer, startPostgresServer } from '../helpers/postgres-server.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
 
@@ -67,7 +68,7 @@ test('a role change on one replica is enforced by the other', async () => {
   const member = await a.createUser('replica-member');
   await a.request('/api/v1/auth/me', { token: member });
   const workspace = (await (await a.request('/api/v1/workspace', { token: owner })).json()) as { id: string };
-  await a.request('/api/v1/members', { method: 'POST', token: owner, json: { user: 'replica-member', role: 'member' } });
+  await inviteAndAccept(a, owner, 'replica-member', 'member', member);
   const headers = { 'x-workspace-id': workspace.id };
   const create = () => b.request('/api/v1/tests', { method: 'POST', token: member, headers, json: { name: 'x', tool: 'k6', script: 'x' } });
   expect((await create()).status).toBe(201);

@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { policyKey, routePolicies } from '../../core/http/route-policy.ts';
 import { scopes } from '../../core/domain/scopes.ts';
+import { inviteAndAccept } from '../helpers/invitations.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
 
 let ts: TestService;
@@ -96,8 +97,8 @@ describe('every /api/v1 route', () => {
   test("is refused by role where it needs a permission or ownership the caller's role lacks", async () => {
     // viewer signs in to a workspace of their own as owner; add them to walker's workspace as viewer and act there.
     await ts.request('/api/v1/auth/me', { token: viewerJwt });
-    const added = await ts.request('/api/v1/members', { method: 'POST', token: ownerJwt, json: { user: 'viewer', role: 'viewer' } });
-    expect(added.status).toBe(201);
+    const { invited } = await inviteAndAccept(ts, ownerJwt, 'viewer', 'viewer', viewerJwt);
+    expect(invited.status).toBe(201);
     const workspace = (await (await ts.request('/api/v1/workspace', { token: ownerJwt })).json()) as { id: string };
     for (const route of routes()) {
       const policy = routePolicies[route.key]!;

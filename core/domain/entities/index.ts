@@ -3,6 +3,7 @@ import { ApiToken } from './api-token.ts';
 import { AuditEntry } from './audit-entry.ts';
 import { LoadConfigEntity } from './load-config.ts';
 import { Machine } from './machine.ts';
+import { MemberInvitation } from './member-invitation.ts';
 import { Membership } from './membership.ts';
 import { RolePermissionOverride } from './role-permission-override.ts';
 import { Task } from './task.ts';
@@ -15,6 +16,7 @@ export const coreEntities = [
   Workspace,
   UserProfile,
   Membership,
+  MemberInvitation,
   Machine,
   TestDefinition,
   ApiToken,

@@ -8,6 +8,8 @@ export const UserProfile = defineEntity({
     id: p.uuid().primary(),
     subject: p.string().unique(),
     email: p.string().nullable(),
+    /** The provider's `email_verified`: only a verified e-mail finds this user for an invitation. */
+    emailVerified: p.boolean().default(false),
     name: p.string().nullable(),
     username: p.string().nullable(),
     /** Realm roles as of the last sign-in with a JWT, so API-token callers can answer /auth/me. */

@@ -4,6 +4,15 @@ import { Migration0002Access } from './0002-access.ts';
 import { Migration0003Runs } from './0003-runs.ts';
 import { Migration0004RunLifecycle } from './0004-run-lifecycle.ts';
 import { Migration0005ServiceSecrets } from './0005-service-secrets.ts';
+import { Migration0006MemberInvitations } from './0006-member-invitations.ts';
 import { Migration0007LogStorage } from './0007-log-storage.ts';
 
-export const coreMigrations = [Migration0001Foundation, Migration0002Access, Migration0003Runs, Migration0004RunLifecycle, Migration0005ServiceSecrets, Migration0007LogStorage];
+export const coreMigrations = [
+  Migration0001Foundation,
+  Migration0002Access,
+  Migration0003Runs,
+  Migration0004RunLifecycle,
+  Migration0005ServiceSecrets,
+  Migration0006MemberInvitations,
+  Migration0007LogStorage,
+];

@@ -1,20 +1,25 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { inviteAndAccept } from '../../../tests/helpers/invitations.ts';
 import { startTestService, type TestService } from '../../../tests/helpers/test-service.ts';
 
 let ts: TestService;
 let counter = 0;
+/** Bearer token by username and by e-mail, so an invitation can be accepted by the person it names. */
+const tokenOf = new Map<string, string>();
 
-/** A signed-in user (profile created) with a workspace of their own. */
+/** A signed-in user (profile created) with a workspace of their own; their e-mail is verified by the IdP. */
 async function user(prefix = 'u') {
   const name = `${prefix}${++counter}`;
-  const token = await ts.createUser(name);
+  const token = await ts.createUser(name, { emailVerified: true });
   await ts.request('/api/v1/auth/me', { token });
   const workspace = (await (await ts.request('/api/v1/workspace', { token })).json()) as { id: string };
+  tokenOf.set(name, token).set(`${name}@example.test`, token);
   return { name, token, workspaceId: workspace.id };
 }
 
-async function addMember(ownerToken: string, name: string, role: string) {
-  return ts.request('/api/v1/members', { method: 'POST', token: ownerToken, json: { user: name, role } });
+/** Invites the user and has them accept: the invitation's answer (201 when it was made). */
+async function addMember(ownerToken: string, handle: string, role: string, headers: Record<string, string> = {}) {
+  return (await inviteAndAccept(ts, ownerToken, handle, role, tokenOf.get(handle) ?? '', headers)).invited;
 }
 
 async function memberId(token: string, name: string) {
@@ -64,7 +69,8 @@ describe('members', () => {
     expect((await addMember(owner.token, bob.name, 'member')).status).toBe(201);
     const byEmail = await addMember(owner.token, `${carol.name}@example.test`, 'viewer');
     expect(byEmail.status).toBe(201);
-    expect(await byEmail.json()).toMatchObject({ username: carol.name, role: 'viewer' });
+    // The invitation shows what the inviter typed, nothing of the invitee's profile.
+    expect(await byEmail.json()).toEqual({ id: expect.any(String), user: `${carol.name}@example.test`, role: 'viewer', status: 'pending', invited_at: expect.any(String) });
 
     const members = (await (await ts.request('/api/v1/members', { token: owner.token })).json()) as { username: string; role: string }[];
     expect(members.map((m) => [m.username, m.role])).toEqual([
@@ -79,8 +85,8 @@ describe('members', () => {
     expect(((await changed.json()) as { role: string }).role).toBe('admin');
     expect((await ts.request(`/api/v1/members/${bobId}`, { method: 'DELETE', token: owner.token })).status).toBe(204);
 
-    const log = (await (await ts.request('/api/v1/audit-log?limit=4', { token: owner.token })).json()) as { action: string; details: Record<string, unknown> }[];
-    expect(log.map((e) => e.action)).toEqual(['member.removed', 'member.role_changed', 'member.added', 'member.added']);
+    const log = (await (await ts.request('/api/v1/audit-log?limit=6', { token: owner.token })).json()) as { action: string; details: Record<string, unknown> }[];
+    expect(log.map((e) => e.action)).toEqual(['member.removed', 'member.role_changed', 'member.added', 'member.invited', 'member.added', 'member.invited']);
     expect(log[1]!.details).toEqual({ from: 'member', to: 'admin' });
   });
 
@@ -123,7 +129,7 @@ describe('members', () => {
     const asAdmin = { 'x-workspace-id': owner.workspaceId };
     const promote = await ts.request('/api/v1/members', { method: 'POST', token: admin.token, headers: asAdmin, json: { user: frank.name, role: 'owner' } });
     expect(promote.status).toBe(403);
-    expect((await ts.request('/api/v1/members', { method: 'POST', token: admin.token, headers: asAdmin, json: { user: frank.name, role: 'member' } })).status).toBe(201);
+    expect((await addMember(admin.token, frank.name, 'member', asAdmin)).status).toBe(201);
     const adminId = await memberId(owner.token, admin.name);
     const self = await ts.request(`/api/v1/members/${adminId}`, { method: 'PATCH', token: admin.token, headers: asAdmin, json: { role: 'owner' } });
     expect(self.status).toBe(403);

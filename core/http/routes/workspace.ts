@@ -8,6 +8,7 @@ import type { RouteDeps } from '../route-deps.ts';
 import { requireCaller } from '../require-caller.ts';
 import { bearerSecurity, errorResponses, Timestamp } from '../schemas/common.ts';
 import { literalUnion } from '../schemas/literal-union.ts';
+import { Invitation } from './invitations.ts';
 
 const Role = literalUnion(roles);
 const Member = t.Object(
@@ -83,17 +84,21 @@ export const workspaceRoutes = (deps: RouteDeps) =>
     .post(
       '/members',
       async ({ caller, body, set }) => {
-        const member = await deps.members.add(caller, body);
+        // An invitation, not yet a membership: the user joins when they accept (POST /auth/me/invitations/:id/accept).
+        const invitation = await deps.invitations.invite(caller, body);
         set.status = 201;
-        return member;
+        return invitation;
       },
       {
         body: t.Object(
-          { user: t.String({ minLength: 1, description: 'e-mail or username of a user who has signed in once' }), role: Role },
+          {
+            user: t.String({ minLength: 1, description: 'exact username, or an e-mail the identity provider verified, of a user who has signed in once' }),
+            role: Role,
+          },
           { additionalProperties: false },
         ),
-        response: { 201: Member, 400: errorResponses[400], 401: errorResponses[401], 403: errorResponses[403], 404: errorResponses[404], 409: errorResponses[409] },
-        detail: { tags: ['Members'], summary: 'Add a user with a role (manage_members; owner role only by owners)' },
+        response: { 201: Invitation, 400: errorResponses[400], 401: errorResponses[401], 403: errorResponses[403], 404: errorResponses[404], 409: errorResponses[409] },
+        detail: { tags: ['Members'], summary: 'Invite a user with a role; they join when they accept (manage_members; owner role only by owners)' },
       },
     )
     .patch('/members/:userId', ({ caller, params, body }) => deps.members.changeRole(caller, params.userId, body.role), {

@@ -1,0 +1,178 @@
+/**
+ * The isolation walk's world (tests/security/isolation-walk.test.ts): two workspaces made through the real API over a
+ * socket. A holds an owner, an admin member, two pending invitations, machines (one of them a connected protocol agent
+ * running A's task), tests, configs and tokens; B holds an owner (JWT and API token), an agent token, a test, a machine.
+ */
+import { LatencyHistogram } from '../../core/domain/metrics/histogram.ts';
+import { createProtocolAgent, type ProtocolAgent } from './protocol-agent.ts';
+import type { TestService } from './test-service.ts';
+
+export type Json = Record<string, unknown>;
+export type Call = (token: string, method: string, path: string, options?: { json?: unknown; headers?: Record<string, string> }) => Promise<Response>;
+
+/** Calls /api/v1 of the service at `base` over the socket. */
+export const apiOver = (base: string): Call => (token, method, path, options = {}) =>
+  fetch(`${base}/api/v1${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(options.json !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...options.headers,
+    },
+    body: options.json !== undefined ? JSON.stringify(options.json) : undefined,
+  });
+
+export async function created<T = Json>(response: Response, status = 201): Promise<T> {
+  if (response.status !== status) throw new Error(`${response.url}: expected ${status}, got ${response.status} ${await response.text()}`);
+  return (await response.json()) as T;
+}
+
+export const histogram = () => {
+  const h = new LatencyHistogram();
+  for (let i = 1; i <= 10; i++) h.record(i);
+  return h.encode();
+};
+
+/** A raw agent socket: says hello, waits for the welcome, then sends whatever the test says. */
+export async function rawAgent(base: string, token: string, hostname: string) {
+  const socket = new WebSocket(`${base.replace(/^http/, 'ws')}/api/v1/agent`, { headers: { authorization: `Bearer ${token}` } } as unknown as string[]);
+  const messages: Json[] = [];
+  const welcomed = new Promise<Json>((resolve, reject) => {
+    socket.addEventListener('message', (event) => {
+      const message = JSON.parse(String(event.data)) as Json;
+      messages.push(message);
+      if (message.type === 'welcome') resolve(message);
+    });
+    socket.addEventListener('close', (event) => reject(new Error(`agent socket closed: ${event.code} ${event.reason}`)));
+  });
+  socket.addEventListener('open', () =>
+    socket.send(
+      JSON.stringify({
+        type: 'hello', protocol: 1, hostname, ip_address: '127.0.0.1', os: 'linux', arch: 'x86_64',
+        cpu_cores: 2, memory_gb: 4, agent_version: 'walk', tools: ['k6'], running: [],
+      }),
+    ),
+  );
+  const welcome = await welcomed;
+  return { socket, messages, welcome, send: (message: unknown) => socket.send(JSON.stringify(message)) };
+}
+
+export interface WorkspaceA {
+  jwt: string;
+  workspaceId: string;
+  userId: string;
+  admin: { jwt: string; userId: string };
+  invitees: { jwt: string; invitationId: string }[];
+  machine: Json;
+  spareMachine: Json;
+  test: Json;
+  spareTest: Json;
+  config: Json;
+  spareConfig: Json;
+  task: Json;
+  token: Json;
+  spareTokens: Json[];
+  agentToken: string;
+  agent: ProtocolAgent;
+  assignmentId: string;
+  /** Every id and name of A: none may ever appear in an answer to B. */
+  markers: string[];
+}
+
+export interface WorkspaceB {
+  jwt: string;
+  token: string;
+  agentToken: string;
+  workspaceId: string;
+  test: Json;
+  machine: Json;
+}
+
+/** Builds both workspaces on the service listening at `base`. */
+export async function buildIsolationWorld(ts: TestService, base: string): Promise<{ a: WorkspaceA; b: WorkspaceB; call: Call }> {
+  const call = apiOver(base);
+  async function signedIn(username: string) {
+    const jwt = await ts.createUser(username);
+    const me = await call(jwt, 'GET', '/workspace');
+    return { jwt, workspaceId: ((await me.json()) as { id: string }).id };
+  }
+
+  async function userIdOf(jwt: string, inWorkspace: string, username: string) {
+    const members = (await (await call(jwt, 'GET', '/members', { headers: { 'x-workspace-id': inWorkspace } })).json()) as { user_id: string; username: string }[];
+    return members.find((m) => m.username === username)!.user_id;
+  }
+
+  // ---- Workspace A: owner, an admin member, two pending invitations, machines, tests, configs, tokens, a live run.
+  const owner = await signedIn('walk-a-owner');
+  const admin = await signedIn('walk-a-admin');
+  const adminInvitation = await created<{ id: string }>(await call(owner.jwt, 'POST', '/members', { json: { user: 'walk-a-admin', role: 'admin' } }));
+  await created(await call(admin.jwt, 'POST', `/auth/me/invitations/${adminInvitation.id}/accept`), 200);
+  const invitees = [];
+  for (const name of ['walk-a-invitee', 'walk-a-invitee-2']) {
+    const invitee = await signedIn(name);
+    const invitation = await created<{ id: string }>(await call(owner.jwt, 'POST', '/members', { json: { user: name, role: 'viewer' } }));
+    invitees.push({ jwt: invitee.jwt, invitationId: invitation.id });
+  }
+  const agentToken = (await created<{ token: string }>(await call(owner.jwt, 'POST', '/api-tokens', { json: { name: 'walk-a-agent', scopes: ['machines:write', 'runs:write'] } }))).token;
+  const agent = createProtocolAgent({ origin: base, token: agentToken, hostname: 'walk-a-gen', tools: ['k6'] });
+  await agent.connect();
+  const machines = (await (await call(owner.jwt, 'GET', '/machines')).json()) as Json[];
+  const machine = machines.find((m) => m.hostname === 'walk-a-gen')!;
+  const spareMachine = await created(await call(owner.jwt, 'POST', '/machines', { json: { name: 'walk-a-spare', hostname: 'walk-a-spare.example', ip_address: '10.0.0.9' } }));
+  const testA = await created(await call(owner.jwt, 'POST', '/tests', { json: { name: 'walk-a-test', tool: 'k6', script: 'export default function () {}' } }));
+  const spareTest = await created(await call(owner.jwt, 'POST', '/tests', { json: { name: 'walk-a-spare-test', tool: 'k6', script: 'export default function () {}' } }));
+  const config = await created(await call(owner.jwt, 'POST', '/configs', { json: { name: 'walk-a-config', vus: 2, duration: '30s' } }));
+  const spareConfig = await created(await call(owner.jwt, 'POST', '/configs', { json: { name: 'walk-a-spare-config', vus: 1, duration: '5s' } }));
+  const token = await created(await call(owner.jwt, 'POST', '/api-tokens', { json: { name: 'walk-a-token' } }));
+  const spareTokens = [
+    await created(await call(owner.jwt, 'POST', '/api-tokens', { json: { name: 'walk-a-spare-1' } })),
+    await created(await call(owner.jwt, 'POST', '/api-tokens', { json: { name: 'walk-a-spare-2' } })),
+  ];
+  const task = await created(await call(owner.jwt, 'POST', '/tasks', { json: { testId: testA.id, configId: config.id, machineIds: [machine.id], transport: 'ws' } }), 202);
+  for (let i = 0; i < 200 && agent.received.assigns.length === 0; i++) await Bun.sleep(25);
+  const assignmentId = agent.received.assigns[0]!.assignmentId;
+  agent.start(assignmentId);
+  agent.log(assignmentId, ['walk-a line 1']);
+
+  const a: WorkspaceA = {
+    jwt: owner.jwt,
+    workspaceId: owner.workspaceId,
+    userId: await userIdOf(owner.jwt, owner.workspaceId, 'walk-a-owner'),
+    admin: { jwt: admin.jwt, userId: await userIdOf(owner.jwt, owner.workspaceId, 'walk-a-admin') },
+    invitees,
+    machine,
+    spareMachine,
+    test: testA,
+    spareTest,
+    config,
+    spareConfig,
+    task,
+    token,
+    spareTokens,
+    agentToken,
+    agent,
+    assignmentId,
+    markers: [],
+  };
+  a.markers.push(
+    a.workspaceId, a.userId, a.admin.userId, assignmentId, ...invitees.map((i) => i.invitationId),
+    ...[machine, spareMachine, testA, spareTest, config, spareConfig, token, ...spareTokens].map((r) => String(r.id)),
+    String(task.id), String(task.public_id),
+    // Names and usernames (hostnames are left out: B may use the same hostname for a machine of its own).
+    'walk-a-owner', 'walk-a-admin', 'walk-a-invitee', 'walk-a-test', 'walk-a-spare-test', 'walk-a-config', 'walk-a-token', 'walk-a-agent', 'walk-a line',
+  );
+
+  // ---- Workspace B: its owner (by JWT and by API token), an agent token, a test and a machine of its own.
+  const ownerB = await signedIn('walk-b-owner');
+  const tokenB = await created<{ token: string }>(await call(ownerB.jwt, 'POST', '/api-tokens', { json: { name: 'walk-b-token' } }));
+  const agentTokenB = await created<{ token: string }>(await call(ownerB.jwt, 'POST', '/api-tokens', { json: { name: 'walk-b-agent', scopes: ['machines:write', 'runs:write'] } }));
+  const b: WorkspaceB = {
+    jwt: ownerB.jwt,
+    token: tokenB.token,
+    agentToken: agentTokenB.token,
+    workspaceId: ownerB.workspaceId,
+    test: await created(await call(ownerB.jwt, 'POST', '/tests', { json: { name: 'b-test', tool: 'k6', script: 'export default function () {}' } })),
+    machine: await created(await call(ownerB.jwt, 'POST', '/machines', { json: { name: 'b-machine', hostname: 'b-machine.example', ip_address: '10.1.0.1' } })),
+  };
+  return { a, b, call };
+}

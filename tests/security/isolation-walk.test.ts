@@ -1,0 +1,421 @@
+/**
+ * The per-route isolation walk, over a real socket: two workspaces with real resources created through the API, then
+ * every /api/v1 route (taken from the app's route list, so a new route without a case fails the walk) is called by
+ * workspace B with workspace A's REAL ids, and must answer the plain 404 (never 2xx, never A's data); list routes must
+ * show B nothing of A. Then A's own calls on the same ids get their expected 2xx. The task's WebSocket stream, another
+ * user's token, config PATCH/DELETE, member PATCH, a run with a foreign configId or machineIds, and an agent reporting
+ * on an assignment that is not its own are among the cases.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { newPublicId } from '../../core/domain/public-id.ts';
+import { policyKey } from '../../core/http/route-policy.ts';
+import { buildIsolationWorld, type Call, histogram, type Json, rawAgent as rawAgentAt, type WorkspaceA, type WorkspaceB } from '../helpers/isolation-world.ts';
+import { freePort } from '../helpers/service-process.ts';
+import { readSse, upgradeAttempt } from '../helpers/stream-clients.ts';
+import { startTestService, type TestService } from '../helpers/test-service.ts';
+
+let ts: TestService;
+let base: string;
+let call: Call;
+let a: WorkspaceA;
+let b: WorkspaceB;
+
+const rawAgent = (token: string, hostname: string) => rawAgentAt(base, token, hostname);
+
+beforeAll(async () => {
+  ts = await startTestService({ port: await freePort() });
+  base = await ts.listen();
+  ({ a, b, call } = await buildIsolationWorld(ts, base));
+}, 120_000);
+
+afterAll(async () => {
+  await a?.agent.stop();
+  await ts.stop();
+});
+
+// ---------------------------------------------------------------------------------------------------------------------
+// One case per route.
+
+interface Probe {
+  label: string;
+  response: Response;
+  /** The same call with A's ids swapped for ones that exist nowhere (ids mapped back in its text). */
+  twin: { status: number; text: string };
+  /** What B itself sent (path and body): an id of A's that B typed may be echoed back, nothing else of A's. */
+  sent: string;
+}
+
+interface RouteCase {
+  /** B's calls with A's real ids (as B's JWT and as B's API token): each answers the plain 404. */
+  foreign?: (bearer: string) => Promise<Probe[]>;
+  /** B's call on this route without an id of A's: its status, and an answer with nothing of A's in it. */
+  clean?: { status: number; call: (bearer: string) => Promise<Response> };
+  /** A check of its own (the agent socket), with its assertions inside. */
+  custom?: () => Promise<void>;
+  /** A's allowed call on its own ids, with the exact status it must get; run in this table's order, destructive last. */
+  own: { status: number; call: () => Promise<Response | number> };
+}
+
+const wsUrl = (path: string) => `${base.replace(/^http/, 'ws')}/api/v1${path}`;
+/** A's UUIDs and the task's public id, each with a look-alike that exists nowhere. */
+const lookAlikes = () =>
+  a.markers
+    .filter((marker) => /^[0-9a-f-]{36}$/.test(marker) || /^run-/.test(marker))
+    .map((marker) => [marker, marker.startsWith('run-') ? newPublicId() : crypto.randomUUID()] as const);
+
+/**
+ * One call of B's with A's real ids, and the same call with ids that exist nowhere: both must answer alike (status and
+ * body, ids aside), so the answer is no oracle for what exists in another workspace.
+ */
+async function probe(label: string, bearer: string, method: string, path: string, options: { json?: unknown; headers?: Record<string, string> } = {}): Promise<Probe> {
+  const send = (target: string, json: unknown) =>
+    method === 'WS' ? upgradeAttempt(wsUrl(target), bearer) : call(bearer, method, target, { ...options, json });
+  const swaps = lookAlikes();
+  const swap = (text: string) => swaps.reduce((out, [real, fake]) => out.replaceAll(real, fake), text);
+  const unswap = (text: string) => swaps.reduce((out, [real, fake]) => out.replaceAll(fake, real), text);
+  const response = await send(path, options.json);
+  const twin = await send(swap(path), options.json === undefined ? undefined : JSON.parse(swap(JSON.stringify(options.json))));
+  return { label, response, twin: { status: twin.status, text: unswap(await twin.text()) }, sent: `${path} ${JSON.stringify(options.json ?? null)}` };
+}
+
+/** A's own WebSocket on its task: the upgrade succeeds and the stored line arrives first. */
+function ownTaskSocket(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(wsUrl(`/tasks/${a.task.public_id}/ws`), { headers: { authorization: `Bearer ${a.jwt}` } } as unknown as string[]);
+    socket.addEventListener('message', (event) => {
+      const message = JSON.parse(String(event.data)) as Json;
+      socket.close();
+      resolve(message.type === 'log' && message.text === 'walk-a line 1' ? 101 : 500);
+    });
+    socket.addEventListener('close', (event) => reject(new Error(`task socket closed first: ${event.code} ${event.reason}`)));
+  });
+}
+
+async function ownSse(): Promise<number> {
+  const response = await call(a.jwt, 'GET', `/tasks/${a.task.id}/log-stream`);
+  if (response.headers.get('content-type')?.startsWith('text/event-stream') !== true) return 500;
+  const { events } = await readSse(response, (seen) => seen.length >= 1);
+  return events[0]?.data.text === 'walk-a line 1' ? response.status : 500;
+}
+
+async function ownAgentSocket(): Promise<number> {
+  const agent = await rawAgent(a.agentToken, 'walk-a-gen-2');
+  agent.socket.close();
+  return agent.welcome.machineId ? 101 : 500;
+}
+
+/** B's agent connects (claiming A's hostname) and reports on A's assignment: none of it may touch A's run. */
+async function agentReportsOnForeignAssignment() {
+  const intruder = await rawAgent(b.agentToken, 'walk-a-gen');
+  expect(intruder.welcome.machineId).not.toBe(a.machine.id);
+  const assignmentId = a.assignmentId;
+  const summary = { histogram: histogram(), requests: 10, errors: 0, startedAt: Date.now() - 1000, endedAt: Date.now() };
+  intruder.send({ type: 'started', assignmentId });
+  intruder.send({ type: 'log', assignmentId, seq: 2, lines: [{ source: 'out', text: 'walk-b intruder line', ts: Date.now() }] });
+  intruder.send({ type: 'metrics', assignmentId, snapshot: summary });
+  intruder.send({ type: 'finished', assignmentId, status: 'failed', reason: 'walk-b says so', exitCode: 1, summary });
+  intruder.send({ type: 'start_failed', assignmentId, message: 'walk-b says so' });
+  // The server handles a socket's messages in order: a heartbeat round trip is not needed, a short wait is.
+  await Bun.sleep(500);
+  intruder.socket.close();
+
+  // A's run goes on: still running on A's machine, and A's own next line is the only new one.
+  a.agent.log(assignmentId, ['walk-a line 2']);
+  const task = (await (await call(a.jwt, 'GET', `/tasks/${a.task.id}`)).json()) as Json;
+  expect(task).toMatchObject({ status: 'running', machine_ids: [a.machine.id], error: null, total_requests: 0 });
+  const { events } = await readSse(await call(a.jwt, 'GET', `/tasks/${a.task.id}/log-stream`), (seen) => seen.some((e) => e.data.text === 'walk-a line 2'));
+  expect(events.map((e) => e.data.text)).toEqual(['walk-a line 1', 'walk-a line 2']);
+  const rows = (await ts.service.database.fork().getConnection().execute(
+    `select machine_id, status from task_assignments where id = '${assignmentId}'`,
+  )) as { machine_id: string; status: string }[];
+  expect(rows).toEqual([{ machine_id: String(a.machine.id), status: 'running' }]);
+  const points = (await ts.service.database.fork().getConnection().execute(`select count(*)::int as n from task_metric_points where task_id = '${a.task.id}'`)) as { n: number }[];
+  expect(points[0]!.n).toBe(0);
+}
+
+function cases(): Record<string, RouteCase> {
+  const task = () => [String(a.task.id), String(a.task.public_id)];
+  return {
+    'GET /api/v1/auth/me': {
+      clean: { status: 200, call: (t) => call(t, 'GET', '/auth/me') },
+      own: { status: 200, call: () => call(a.jwt, 'GET', '/auth/me') },
+    },
+    'GET /api/v1/machines': {
+      clean: { status: 200, call: (t) => call(t, 'GET', '/machines') },
+      own: { status: 200, call: () => call(a.jwt, 'GET', '/machines') },
+    },
+    'POST /api/v1/machines': {
+      // A's hostname is free in B: B gets a machine of its own, and learns nothing of A's.
+      clean: {
+        status: 201,
+        call: (t) => call(t, 'POST', '/machines', { json: { name: 'b-copy', hostname: t === b.jwt ? 'walk-a-spare.example' : 'walk-a-new.example', ip_address: '10.1.0.2' } }),
+      },
+      own: { status: 201, call: () => call(a.jwt, 'POST', '/machines', { json: { name: 'walk-a-new', hostname: 'walk-a-new.example', ip_address: '10.0.0.10' } }) },
+    },
+    'DELETE /api/v1/machines/:id': {
+      foreign: async (t) => [await probe('machine', t, 'DELETE', `/machines/${a.spareMachine.id}`), await probe('agent machine', t, 'DELETE', `/machines/${a.machine.id}`)],
+      own: { status: 204, call: () => call(a.jwt, 'DELETE', `/machines/${a.spareMachine.id}`) },
+    },
+    'GET /api/v1/tests': {
+      clean: { status: 200, call: (t) => call(t, 'GET', '/tests') },
+      own: { status: 200, call: () => call(a.jwt, 'GET', '/tests') },
+    },
+    'POST /api/v1/tests': {
+      clean: { status: 201, call: (t) => call(t, 'POST', '/tests', { json: { name: 'b-more', tool: 'k6', script: 'export default function () {}' } }) },
+      own: { status: 201, call: () => call(a.jwt, 'POST', '/tests', { json: { name: 'walk-a-more', tool: 'k6', script: 'export default function () {}' } }) },
+    },
+    'PATCH /api/v1/tests/:id': {
+      foreign: async (t) => [await probe('test', t, 'PATCH', `/tests/${a.test.id}`, { json: { name: 'stolen' } })],
+      own: { status: 200, call: () => call(a.jwt, 'PATCH', `/tests/${a.test.id}`, { json: { name: 'walk-a-test renamed' } }) },
+    },
+    'DELETE /api/v1/tests/:id': {
+      foreign: async (t) => [await probe('test', t, 'DELETE', `/tests/${a.spareTest.id}`)],
+      own: { status: 204, call: () => call(a.jwt, 'DELETE', `/tests/${a.spareTest.id}`) },
+    },
+    'GET /api/v1/api-tokens': {
+      clean: { status: 200, call: (t) => (t === b.token ? call(b.jwt, 'GET', '/api-tokens') : call(t, 'GET', '/api-tokens')) },
+      own: { status: 200, call: () => call(a.jwt, 'GET', '/api-tokens') },
+    },
+    'POST /api/v1/api-tokens': {
+      clean: { status: 201, call: () => call(b.jwt, 'POST', '/api-tokens', { json: { name: 'b-extra' } }) },
+      own: { status: 201, call: () => call(a.jwt, 'POST', '/api-tokens', { json: { name: 'walk-a-extra' } }) },
+    },
+    'DELETE /api/v1/api-tokens/:id': {
+      // B, and A's own admin: a token is its creator's alone.
+      foreign: async (t) => [
+        await probe('B revokes', t === b.token ? b.jwt : t, 'DELETE', `/api-tokens/${a.token.id}`),
+        await probe("A's admin revokes the owner's", a.admin.jwt, 'DELETE', `/api-tokens/${a.token.id}`, { headers: { 'x-workspace-id': a.workspaceId } }),
+      ],
+      own: { status: 204, call: () => call(a.jwt, 'DELETE', `/api-tokens/${a.spareTokens[0]!.id}`) },
+    },
+    'POST /api/v1/api-tokens/:id/rotate': {
+      foreign: async (t) => [
+        await probe('B rotates', t === b.token ? b.jwt : t, 'POST', `/api-tokens/${a.token.id}/rotate`),
+        await probe("A's admin rotates the owner's", a.admin.jwt, 'POST', `/api-tokens/${a.token.id}/rotate`, { headers: { 'x-workspace-id': a.workspaceId } }),
+      ],
+      own: { status: 200, call: () => call(a.jwt, 'POST', `/api-tokens/${a.spareTokens[1]!.id}/rotate`) },
+    },
+    'GET /api/v1/workspace': {
+      clean: { status: 200, call: (t) => call(t, 'GET', '/workspace') },
+      own: { status: 200, call: () => call(a.jwt, 'GET', '/workspace') },
+    },
+    'PATCH /api/v1/workspace': {
+      clean: { status: 200, call: () => call(b.jwt, 'PATCH', '/workspace', { json: { name: 'b renamed' } }) },
+      own: { status: 200, call: () => call(a.jwt, 'PATCH', '/workspace', { json: { name: 'walk-a workspace' } }) },
+    },
+    'GET /api/v1/members': {
+      clean: { status: 200, call: () => call(b.jwt, 'GET', '/members') },
+      own: { status: 200, call: () => call(a.jwt, 'GET', '/members') },
+    },
+    'POST /api/v1/members': {
+      // A member's user id of A is no handle anyone can be invited by: the same 404 as any nobody.
+      foreign: async () => [await probe("A's admin by user id", b.jwt, 'POST', '/members', { json: { user: a.admin.userId, role: 'member' } })],
+      own: { status: 201, call: () => call(a.jwt, 'POST', '/members', { json: { user: 'walk-b-owner', role: 'viewer' } }) },
+    },
+    'PATCH /api/v1/members/:userId': {
+      foreign: async () => [await probe("A's admin", b.jwt, 'PATCH', `/members/${a.admin.userId}`, { json: { role: 'viewer' } })],
+      own: { status: 200, call: () => call(a.jwt, 'PATCH', `/members/${a.admin.userId}`, { json: { role: 'member' } }) },
+    },
+    'DELETE /api/v1/members/:userId': {
+      foreign: async () => [
+        await probe("A's admin", b.jwt, 'DELETE', `/members/${a.admin.userId}`),
+        await probe("A's owner", b.jwt, 'DELETE', `/members/${a.userId}`),
+      ],
+      own: { status: 204, call: () => call(a.jwt, 'DELETE', `/members/${a.admin.userId}`) },
+    },
+    'GET /api/v1/members/invitations': {
+      clean: { status: 200, call: () => call(b.jwt, 'GET', '/members/invitations') },
+      own: { status: 200, call: () => call(a.jwt, 'GET', '/members/invitations') },
+    },
+    'DELETE /api/v1/members/invitations/:id': {
+      foreign: async () => [await probe("A's invitation", b.jwt, 'DELETE', `/members/invitations/${a.invitees[0]!.invitationId}`)],
+      own: {
+        status: 204,
+        call: async () => {
+          const pending = (await (await call(a.jwt, 'GET', '/members/invitations')).json()) as { id: string; user: string }[];
+          return call(a.jwt, 'DELETE', `/members/invitations/${pending.find((i) => i.user === 'walk-b-owner')!.id}`);
+        },
+      },
+    },
+    'GET /api/v1/auth/me/invitations': {
+      clean: { status: 200, call: () => call(b.jwt, 'GET', '/auth/me/invitations') },
+      own: { status: 200, call: () => call(a.invitees[0]!.jwt, 'GET', '/auth/me/invitations') },
+    },
+    'POST /api/v1/auth/me/invitations/:id/accept': {
+      foreign: async () => [
+        await probe('B accepts', b.jwt, 'POST', `/auth/me/invitations/${a.invitees[0]!.invitationId}/accept`),
+        await probe('the inviter accepts', a.jwt, 'POST', `/auth/me/invitations/${a.invitees[0]!.invitationId}/accept`),
+      ],
+      own: { status: 200, call: () => call(a.invitees[0]!.jwt, 'POST', `/auth/me/invitations/${a.invitees[0]!.invitationId}/accept`) },
+    },
+    'DELETE /api/v1/auth/me/invitations/:id': {
+      foreign: async () => [await probe('B declines', b.jwt, 'DELETE', `/auth/me/invitations/${a.invitees[1]!.invitationId}`)],
+      own: { status: 204, call: () => call(a.invitees[1]!.jwt, 'DELETE', `/auth/me/invitations/${a.invitees[1]!.invitationId}`) },
+    },
+    'GET /api/v1/access-controls': {
+      clean: { status: 200, call: () => call(b.jwt, 'GET', '/access-controls') },
+      own: { status: 200, call: () => call(a.jwt, 'GET', '/access-controls') },
+    },
+    'PUT /api/v1/access-controls': {
+      clean: { status: 200, call: () => call(b.jwt, 'PUT', '/access-controls', { json: { roles: { viewer: [] } } }) },
+      own: { status: 200, call: () => call(a.jwt, 'PUT', '/access-controls', { json: { roles: { viewer: [] } } }) },
+    },
+    'GET /api/v1/audit-log': {
+      clean: { status: 200, call: () => call(b.jwt, 'GET', '/audit-log') },
+      own: { status: 200, call: () => call(a.jwt, 'GET', '/audit-log') },
+    },
+    'GET /api/v1/tasks/:id/ws': {
+      foreign: async (t) => Promise.all(task().map((id) => probe(`ws ${id}`, t, 'WS', `/tasks/${id}/ws`))),
+      own: { status: 101, call: ownTaskSocket },
+    },
+    'GET /api/v1/tasks': {
+      clean: { status: 200, call: (t) => call(t, 'GET', '/tasks') },
+      own: { status: 200, call: () => call(a.jwt, 'GET', '/tasks') },
+    },
+    'POST /api/v1/tasks': {
+      foreign: async (t) => {
+        const bodies: [string, Json][] = [
+          ["A's test", { testId: a.test.id }],
+          ["A's config", { testId: b.test.id, configId: a.config.id }],
+          ["A's machine", { testId: b.test.id, machineIds: [a.machine.id] }],
+          ["B's and A's machines", { testId: b.test.id, machineIds: [b.machine.id, a.machine.id] }],
+        ];
+        const probes: Probe[] = [];
+        for (const [label, json] of bodies) probes.push(await probe(label, t, 'POST', '/tasks', { json }));
+        return probes;
+      },
+      own: { status: 202, call: () => call(a.jwt, 'POST', '/tasks', { json: { testId: a.test.id, configId: a.config.id } }) },
+    },
+    'GET /api/v1/tasks/:id': {
+      foreign: async (t) => Promise.all(task().map((id) => probe(id, t, 'GET', `/tasks/${id}`))),
+      own: { status: 200, call: () => call(a.jwt, 'GET', `/tasks/${a.task.public_id}`) },
+    },
+    'GET /api/v1/tasks/:id/log-stream': {
+      foreign: async (t) => Promise.all(task().map((id) => probe(id, t, 'GET', `/tasks/${id}/log-stream`))),
+      own: { status: 200, call: ownSse },
+    },
+    'DELETE /api/v1/tasks/:id': {
+      foreign: async (t) => Promise.all(task().map((id) => probe(id, t, 'DELETE', `/tasks/${id}`))),
+      own: { status: 204, call: () => call(a.jwt, 'DELETE', `/tasks/${a.task.id}`) },
+    },
+    'GET /api/v1/configs': {
+      clean: { status: 200, call: (t) => call(t, 'GET', '/configs') },
+      own: { status: 200, call: () => call(a.jwt, 'GET', '/configs') },
+    },
+    'POST /api/v1/configs': {
+      clean: { status: 201, call: (t) => call(t, 'POST', '/configs', { json: { name: 'b-config', vus: 1, duration: '1s' } }) },
+      own: { status: 201, call: () => call(a.jwt, 'POST', '/configs', { json: { name: 'walk-a-config-2', vus: 1, duration: '1s' } }) },
+    },
+    'GET /api/v1/configs/:id': {
+      foreign: async (t) => [await probe('config', t, 'GET', `/configs/${a.config.id}`)],
+      own: { status: 200, call: () => call(a.jwt, 'GET', `/configs/${a.config.id}`) },
+    },
+    'PATCH /api/v1/configs/:id': {
+      foreign: async (t) => [await probe('config', t, 'PATCH', `/configs/${a.config.id}`, { json: { vus: 999, duration: '1h' } })],
+      own: { status: 200, call: () => call(a.jwt, 'PATCH', `/configs/${a.config.id}`, { json: { name: 'walk-a-config renamed' } }) },
+    },
+    'DELETE /api/v1/configs/:id': {
+      foreign: async (t) => [
+        await probe('config', t, 'DELETE', `/configs/${a.spareConfig.id}`),
+        await probe('config in use', t, 'DELETE', `/configs/${a.config.id}`),
+      ],
+      own: { status: 204, call: () => call(a.jwt, 'DELETE', `/configs/${a.spareConfig.id}`) },
+    },
+    'GET /api/v1/agent': {
+      custom: agentReportsOnForeignAssignment,
+      own: { status: 101, call: ownAgentSocket },
+    },
+  };
+}
+
+/** Every /api/v1 route the app serves, as its policy key (WebSocket routes count as GET). */
+const appRoutes = () => ts.service.app.routes.filter((route) => route.path.startsWith('/api/v1')).map((route) => policyKey(route.method, route.path));
+
+/** The path of a route key with real ids of A for the X-Workspace-Id check (any id; the workspace header fails first). */
+const concrete = (key: string) => {
+  const [method, path] = key.split(' ') as [string, string];
+  return { method, path: path.replace('/api/v1', '').replace(/:\w+/g, String(a.test.id)) };
+};
+
+/** Snapshot of what A holds, to compare before and after B's attempts. */
+async function snapshotOfA() {
+  const read = async (path: string) => (await call(a.jwt, 'GET', path)).json();
+  const [machines, tests, configs, tokens, members, invitations, workspace, controls, task] = await Promise.all(
+    ['/machines', '/tests', '/configs', '/api-tokens', '/members', '/members/invitations', '/workspace', '/access-controls', `/tasks/${a.task.id}`].map(read),
+  );
+  const stable = (rows: unknown) => (rows as Json[]).map(({ last_used_at: _, last_seen_at: __, status: ___, ...rest }) => rest);
+  return { machines: stable(machines), tests, configs, tokens: stable(tokens), members, invitations, workspace, controls, task: (task as Json).status };
+}
+
+describe('isolation walk: workspace B with workspace A real ids', () => {
+  test('every /api/v1 route has a case, and every case is a route', () => {
+    const routes = appRoutes();
+    const table = Object.keys(cases());
+    expect(routes.filter((key) => !table.includes(key)), 'routes without an isolation case: add one').toEqual([]);
+    expect(table.filter((key) => !routes.includes(key)), 'cases for routes that no longer exist').toEqual([]);
+  });
+
+  test("B's calls with A's ids answer the plain 404; B's lists show nothing of A; A's data is untouched", async () => {
+    const before = await snapshotOfA();
+    for (const [key, routeCase] of Object.entries(cases())) {
+      for (const bearer of [b.jwt, b.token]) {
+        for (const probe of (await routeCase.foreign?.(bearer)) ?? []) {
+          const text = await probe.response.text();
+          expect(probe.response.status, `${key} (${probe.label}): ${text}`).toBe(404);
+          const body = JSON.parse(text) as Json;
+          expect(Object.keys(body).sort(), `${key} (${probe.label})`).toEqual(['error', 'message']);
+          expect(body.error).toBe('not_found');
+          expect({ status: probe.twin.status, text: probe.twin.text }, `${key} (${probe.label}): real and made-up ids answer alike`).toEqual({ status: 404, text });
+          for (const marker of a.markers.filter((m) => !probe.sent.includes(m))) {
+            expect(text, `${key} (${probe.label}) leaks ${marker}`).not.toContain(marker);
+          }
+        }
+        if (routeCase.clean) {
+          const response = await routeCase.clean.call(bearer);
+          const text = await response.text();
+          expect(response.status, `${key}: ${text}`).toBe(routeCase.clean.status);
+          for (const marker of a.markers) expect(text, `${key} shows B ${marker}`).not.toContain(marker);
+        }
+      }
+      await routeCase.custom?.();
+    }
+    expect(await snapshotOfA()).toEqual(before);
+    // B's run attempts with A's ids created nothing.
+    expect(await (await call(b.jwt, 'GET', '/tasks')).json()).toEqual([]);
+  }, 60_000);
+
+  test("A's paging cursor shows B only B's rows", async () => {
+    await call(a.jwt, 'POST', '/tests', { json: { name: 'walk-a-paged', tool: 'k6', script: 'export default function () {}' } });
+    const page = await call(a.jwt, 'GET', '/tests?limit=1');
+    const cursor = page.headers.get('x-next-cursor');
+    expect(cursor).toBeTruthy();
+    const response = await call(b.jwt, 'GET', `/tests?cursor=${cursor}`);
+    expect(response.status).toBe(200);
+    const text = await response.text();
+    for (const marker of a.markers) expect(text).not.toContain(marker);
+  });
+
+  test("X-Workspace-Id naming A's workspace is a 404 for B on every route, the WebSockets included", async () => {
+    const headers = { 'x-workspace-id': a.workspaceId };
+    for (const key of appRoutes()) {
+      const { method, path } = concrete(key);
+      for (const bearer of [b.jwt, b.token]) {
+        const isSocket = key === 'GET /api/v1/agent' || key.endsWith('/ws');
+        const response = isSocket
+          ? await fetch(wsUrl(path).replace(/^ws/, 'http'), { headers: { ...headers, authorization: `Bearer ${bearer}`, connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13', 'sec-websocket-key': btoa('loadplane-walk-k') } })
+          : await call(bearer, method, path, { headers, json: ['POST', 'PATCH', 'PUT'].includes(method) ? {} : undefined });
+        expect(response.status, `${key} with B's ${bearer === b.jwt ? 'JWT' : 'token'}`).toBe(404);
+        expect(((await response.json()) as Json).error).toBe('not_found');
+      }
+    }
+  });
+
+  test("A's own calls on its own ids get their expected 2xx", async () => {
+    for (const [key, routeCase] of Object.entries(cases())) {
+      const result = await routeCase.own.call();
+      const status = typeof result === 'number' ? result : result.status;
+      const detail = typeof result === 'number' ? '' : await result.text();
+      expect(status, `${key} by A: ${detail}`).toBe(routeCase.own.status);
+    }
+  }, 60_000);
+});
