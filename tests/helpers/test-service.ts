@@ -41,6 +41,8 @@ export interface TestServiceOptions {
   keepDataDir?: boolean;
   /** The port `listen()` will use (PUBLIC_URL follows it); pick one with freePort(). */
   port?: number;
+  /** Merged over the test defaults per plugin slice, e.g. `{ 'identity-embedded': { bruteForce: {...} } }`. */
+  pluginConfig?: Record<string, Record<string, unknown>>;
 }
 
 export const usesPostgres = () => Boolean(process.env.DATABASE_URL);
@@ -85,7 +87,10 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     assets: createPackageStaticAssets(),
     openDatabase: openDb,
     fetch: () => Promise.reject(new Error('tests make no network calls')),
-    pluginConfigOverrides: { 'identity-embedded': { passwordIterations: 1000 } },
+    pluginConfigOverrides: {
+      ...options.pluginConfig,
+      'identity-embedded': { passwordIterations: 1000, ...options.pluginConfig?.['identity-embedded'] },
+    },
   });
 
   const origin = config.publicUrl;
