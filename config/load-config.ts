@@ -70,7 +70,11 @@ export function loadConfig(env: Env): Readonly<Config> {
     const first = errors[0]!;
     const property = ConfigSchema.properties[first.path.split('/')[1] as keyof typeof ConfigSchema.properties];
     const variable = property?.description ?? first.path;
-    const shown = variable.includes('PASSWORD') || variable.includes('SECRET') ? '(hidden)' : JSON.stringify(first.value);
+    // A URL's password is a secret too (DATABASE_URL=postgre://user:pw@db): shown without it.
+    const shown =
+      variable.includes('PASSWORD') || variable.includes('SECRET')
+        ? '(hidden)'
+        : JSON.stringify(typeof first.value === 'string' ? first.value.replace(/(\/\/[^/@\s]*?:)[^/@\s]*@/g, '$1***@') : first.value);
     throw new ConfigError(`${variable} is invalid: ${first.message} (got ${shown})`);
   }
   if (candidate.bootstrapAdminPassword && !candidate.bootstrapAdminUsername) {

@@ -5,6 +5,8 @@ export interface DataFiles {
   read(name: string): Promise<string | null>;
   /** Writes atomically; `secret` files are readable by the service's user only. */
   write(name: string, content: string, options?: { secret?: boolean }): Promise<void>;
+  /** Deletes the file; true when there was one. A secret that has served its purpose must not linger on disk. */
+  remove(name: string): Promise<boolean>;
 }
 
 export const dataFilesPort = defineCapability<DataFiles>({ id: 'port.dataFiles', cardinality: 'one' });
@@ -18,6 +20,9 @@ export function createMemoryDataFiles(initial: Record<string, string> = {}): Dat
     },
     async write(name, content) {
       files.set(name, content);
+    },
+    async remove(name) {
+      return files.delete(name);
     },
   };
 }

@@ -36,5 +36,10 @@ export function sharedDataFiles(db: Database, disk: DataFiles, sharedNames: read
       // Two replicas booting at once: the first one's value stays; callers read it back.
       await keepFirst(name, content);
     },
+    async remove(name) {
+      // Every replica depends on a shared secret: removing it is an operator's act on the database, never the code's.
+      if (shared.has(name)) throw new Error(`data file ${name} is shared by every replica through the database and is never removed`);
+      return disk.remove(name);
+    },
   };
 }

@@ -57,9 +57,9 @@ function readQuery(query: Record<string, string | undefined>): RealmUserQuery {
 }
 
 
-export function adminRoutes(ctx: RealmContext) {
-  /** Realm, then token, then role: the answer for the first check that fails; undefined lets the route run. */
-  const guard = async (realm: string, request: Request): Promise<Response | undefined> => {
+/** Realm, then token, then role: the answer for the first check that fails; undefined lets the route run. */
+export function adminGuard(ctx: RealmContext) {
+  return async (realm: string, request: Request): Promise<Response | undefined> => {
     if (realm !== ctx.realm) return realmNotFound();
     const check = await checkBearer(ctx, request);
     if (!check.ok) {
@@ -68,6 +68,10 @@ export function adminRoutes(ctx: RealmContext) {
     if (!check.user.realmRoles.includes(ADMIN_ROLE)) return jsonResponse(403, { error: 'HTTP 403 Forbidden' });
     return undefined;
   };
+}
+
+export function adminRoutes(ctx: RealmContext) {
+  const guard = adminGuard(ctx);
 
   const changeRoles = async (id: string, request: Request, change: (roles: Set<string>, names: string[]) => void) => {
     const body = await readJsonBody(request);
@@ -143,7 +147,10 @@ export function adminRoutes(ctx: RealmContext) {
           temporary: credential.value.temporary,
           passwordIterations: ctx.config.passwordIterations,
         });
-        return done ? noContent() : userNotFound();
+        if (!done) return userNotFound();
+        ctx.logger.info('realm user password reset', { userId: params.id, temporary: credential.value.temporary });
+        await ctx.passwordChanged(params.id);
+        return noContent();
       } catch (error) {
         return fromDomainError(error);
       }

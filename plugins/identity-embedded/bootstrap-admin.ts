@@ -1,12 +1,12 @@
-/** Creates the configured first administrator when absent; a generated password is shown once and kept in a data file. */
+/** Creates the configured first administrator when absent; a generated password is shown once and kept in a data file until it is changed. */
 import { DomainError } from '../../core/kernel/errors.ts';
 import type { Logger } from '../../core/kernel/logger.ts';
 import type { DataFiles } from '../../core/ports/data-files.ts';
+import { INITIAL_ADMIN_PASSWORD_FILE, retireInitialAdminPassword } from './initial-admin-password.ts';
 import { generatePassword } from './password-hash.ts';
 import { createRealmUser, type DatabaseLike, findRealmUserByUsername } from './realm-users.ts';
 
-/** As Jenkins does: a newcomer finds the generated password here without reading any configuration. */
-export const INITIAL_ADMIN_PASSWORD_FILE = 'initial-admin-password';
+export { INITIAL_ADMIN_PASSWORD_FILE } from './initial-admin-password.ts';
 export const BOOTSTRAP_ADMIN_ROLES = ['admin', 'user'] as const;
 
 export interface BootstrapAdminInput {
@@ -22,8 +22,12 @@ export type BootstrapAdminOutcome = 'exists' | 'created' | 'created-with-generat
 
 export async function ensureBootstrapAdmin(input: BootstrapAdminInput): Promise<BootstrapAdminOutcome> {
   const { db, files, logger, realm, admin } = input;
-  // An existing user keeps its password: the configured one only seeds the very first start.
-  if (await findRealmUserByUsername(db, realm, admin.username)) return 'exists';
+  // An existing user keeps its password: the configured one only seeds the very first start. A generated one left
+  // in DATA_DIR goes once the admin has changed it (perhaps on another replica, or while this one was down).
+  if (await findRealmUserByUsername(db, realm, admin.username)) {
+    await retireInitialAdminPassword({ db, files, logger, realm, username: admin.username });
+    return 'exists';
+  }
   const password = admin.password ?? generatePassword();
   try {
     await createRealmUser(
@@ -33,7 +37,8 @@ export async function ensureBootstrapAdmin(input: BootstrapAdminInput): Promise<
       { passwordIterations: input.passwordIterations },
     );
   } catch (error) {
-    // Another replica created it between our look-up and insert: it exists, which is all we wanted.
+    // Another replica created it between our look-up and insert: it exists, which is all we wanted (its file, if
+    // any, is on that replica's disk).
     if (error instanceof DomainError && error.code === 'conflict') return 'exists';
     throw error;
   }

@@ -1,6 +1,7 @@
 /** The browser flow: the login page (authorization endpoint, code + PKCE S256) and RP-initiated logout. */
 import { Elysia } from 'elysia';
 import type { AuthorizationCodeStore } from './authorization-codes.ts';
+import { clientAddress } from './client-address.ts';
 import { loginPage, messagePage, PAGE_HEADERS } from './login-page.ts';
 import {
   type AuthorizationRequest,
@@ -12,10 +13,11 @@ import {
 } from './login-state.ts';
 import { readOAuthForm } from './oauth-form.ts';
 import { realmNotFound } from './oauth-responses.ts';
-import { signInWithPassword } from './password-sign-in.ts';
+import { type SignInResult, signInWithPassword } from './password-sign-in.ts';
 import { isCodeChallenge } from './pkce.ts';
 import { grantedScope, type RealmContext } from './realm-context.ts';
 import { redirectUriAllowed, withQuery } from './redirect-uris.ts';
+import { logRefusal } from './sign-in-refusals.ts';
 
 type Query = Record<string, unknown>;
 
@@ -34,17 +36,52 @@ const loginErrors: Record<string, string> = {
   'Account is not fully set up': 'Your password must be changed before you can sign in; ask an administrator to reset it.',
 };
 
+/** "45 seconds", "1 minute", "15 minutes": rounded up, so the page never promises too early. */
+function duration(seconds: number): string {
+  if (seconds < 60) return `${seconds} second${seconds === 1 ? '' : 's'}`;
+  const minutes = Math.ceil(seconds / 60);
+  return `${minutes} minute${minutes === 1 ? '' : 's'}`;
+}
+
+/** The login page's status, message and headers for a refusal; Keycloak's words for the account's own states. */
+function loginRefusal(result: Extract<SignInResult, { ok: false }>): { status: number; error: string; headers: Record<string, string> } {
+  const retry = (seconds: number | null): Record<string, string> => (seconds === null ? {} : { 'retry-after': String(seconds) });
+  switch (result.kind) {
+    case 'refused':
+      return { status: 200, error: loginErrors[result.description] ?? result.description, headers: {} };
+    case 'locked':
+      if (result.subject === 'address') {
+        return {
+          status: 429,
+          error: `Too many failed sign-ins from your network; try again in ${duration(result.retryAfterSeconds ?? 60)}.`,
+          headers: retry(result.retryAfterSeconds),
+        };
+      }
+      return result.retryAfterSeconds === null
+        ? { status: 200, error: 'Account is disabled after too many failed sign-ins; contact your administrator.', headers: {} }
+        : {
+            status: 200,
+            error: `Account is temporarily disabled after too many failed sign-ins; try again in ${duration(result.retryAfterSeconds)}.`,
+            headers: retry(result.retryAfterSeconds),
+          };
+    case 'busy':
+      return { status: 503, error: 'The server is busy signing in others; try again in a moment.', headers: retry(result.retryAfterSeconds) };
+  }
+}
+
 export function browserRoutes(ctx: RealmContext, codes: AuthorizationCodeStore) {
   const known = (realm: string) => realm === ctx.realm;
   const action = `${new URL(ctx.issuer).pathname}/protocol/openid-connect/auth`;
   const allowed = (uri: string | undefined): uri is string => uri !== undefined && redirectUriAllowed(uri, ctx.config.redirectUris);
 
-  const showLogin = (loginState: string, extra: { username?: string; error?: string; cookie?: string } = {}) =>
-    html(
-      200,
-      loginPage({ realm: ctx.realm, action, loginState, username: extra.username, error: extra.error }),
-      extra.cookie ? { 'set-cookie': loginCookieHeader(ctx, extra.cookie) } : {},
-    );
+  const showLogin = (
+    loginState: string,
+    extra: { username?: string; error?: string; cookie?: string; status?: number; headers?: Record<string, string> } = {},
+  ) =>
+    html(extra.status ?? 200, loginPage({ realm: ctx.realm, action, loginState, username: extra.username, error: extra.error }), {
+      ...extra.headers,
+      ...(extra.cookie ? { 'set-cookie': loginCookieHeader(ctx, extra.cookie) } : {}),
+    });
 
   return new Elysia()
     .get('/realms/:realm/protocol/openid-connect/auth', async ({ params, query }) => {
@@ -79,7 +116,7 @@ export function browserRoutes(ctx: RealmContext, codes: AuthorizationCodeStore) 
     })
     .post(
       '/realms/:realm/protocol/openid-connect/auth',
-      async ({ params, request }) => {
+      async ({ params, request, server }) => {
         if (!known(params.realm)) return realmNotFound();
         const form = await readOAuthForm(request);
         const loginState = form.ok ? form.values.login_state : undefined;
@@ -88,10 +125,11 @@ export function browserRoutes(ctx: RealmContext, codes: AuthorizationCodeStore) 
           return html(400, messagePage('Sign-in expired', 'Your login attempt timed out or came from elsewhere. Start again from the application.'));
         }
         const { username, password } = form.values;
-        const result = await signInWithPassword(ctx.db, ctx.realm, { username, password }, ctx.config.passwordIterations);
+        const address = clientAddress(server, request);
+        const result = await signInWithPassword({ ...ctx, passwordIterations: ctx.config.passwordIterations }, { username, password }, address);
         if (!result.ok) {
-          ctx.logger.info('browser sign-in refused', { reason: result.description, username: username?.slice(0, 255) });
-          return showLogin(loginState, { username, error: loginErrors[result.description] ?? result.description });
+          logRefusal(ctx, 'browser sign-in', result, address);
+          return showLogin(loginState, { username, ...loginRefusal(result) });
         }
         const session = await ctx.sessions.create({ userId: result.user.id, clientId: pending.clientId, scope: pending.scope });
         const code = await codes.issue({

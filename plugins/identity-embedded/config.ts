@@ -4,6 +4,50 @@ import { type Static, Type } from '@sinclair/typebox';
 /** Keycloak's current default for pbkdf2-sha512 (Keycloak 24+, following OWASP's 2023 advice). */
 export const DEFAULT_PASSWORD_ITERATIONS = 210_000;
 
+/**
+ * Brute-force detection, with Keycloak's setting names and algorithm (Realm settings > Security defenses): after
+ * `failureFactor` failures an account waits `waitIncrementSeconds`, one more increment per further `failureFactor`
+ * failures, at most `maxFailureWaitSeconds`; the count restarts after `maxDeltaTimeSeconds` without a failure and at
+ * a successful sign-in. The defaults are stricter than Keycloak's (30 failures) so that the 11th wrong password
+ * within a minute is refused before any hashing.
+ */
+export const BruteForceSchema = Type.Object(
+  {
+    /** Keycloak's `bruteForceProtected`. */
+    enabled: Type.Boolean({ default: true }),
+    /** Past `failureFactor` failures the account stays locked until an admin clears it (attack-detection API). */
+    permanentLockout: Type.Boolean({ default: false }),
+    failureFactor: Type.Integer({ minimum: 1, default: 10 }),
+    waitIncrementSeconds: Type.Integer({ minimum: 1, default: 60 }),
+    maxFailureWaitSeconds: Type.Integer({ minimum: 1, default: 900 }),
+    /** Keycloak's "Failure reset time": 12 hours. */
+    maxDeltaTimeSeconds: Type.Integer({ minimum: 1, default: 43_200 }),
+    /**
+     * Two failures closer than this lock for `minimumQuickLoginWaitSeconds` (a script, not a person). Off by default:
+     * Keycloak's 1000 ms would lock a user who double-submits a form, and the failure factor already stops scripts.
+     */
+    quickLoginCheckMilliSeconds: Type.Integer({ minimum: 0, default: 0 }),
+    minimumQuickLoginWaitSeconds: Type.Integer({ minimum: 0, default: 60 }),
+    /**
+     * Not in Keycloak: the same algorithm per client address over every username, so one source cannot spray
+     * passwords across accounts. 0 turns it off. Higher than the account's: many people may share one NAT.
+     */
+    addressFailureFactor: Type.Integer({ minimum: 0, default: 30 }),
+    /**
+     * PBKDF2 derivations run at once in this process (each takes ~0.2 s of one core at 210000 rounds); default half
+     * the cores, at least one, so guessing cannot take every core. Sign-ins beyond it queue.
+     */
+    maxConcurrentPasswordHashes: Type.Optional(Type.Integer({ minimum: 1, maximum: 256 })),
+    /** How long a sign-in may queue for a hashing slot before it is answered 503 (busy) instead. */
+    passwordHashQueueMillis: Type.Integer({ minimum: 0, default: 5_000 }),
+    /** At most this many sign-ins queue per process; more are answered 503 at once. */
+    passwordHashQueueLength: Type.Integer({ minimum: 0, default: 64 }),
+  },
+  { default: {} },
+);
+
+export type BruteForceSettings = Static<typeof BruteForceSchema>;
+
 export const IdentityEmbeddedConfigSchema = Type.Object({
   issuerBaseUrl: Type.String({
     pattern: '^https?://[^\\s]+$',
@@ -27,6 +71,7 @@ export const IdentityEmbeddedConfigSchema = Type.Object({
   /** A session ends this long after sign-in however often it is refreshed (Keycloak's SSO Session Max). */
   sessionMaxLifetimeSeconds: Type.Integer({ minimum: 1, default: 36_000 }),
   passwordIterations: Type.Integer({ minimum: 1, maximum: 10_000_000, default: DEFAULT_PASSWORD_ITERATIONS }),
+  bruteForce: BruteForceSchema,
 });
 
 export type IdentityEmbeddedConfig = Static<typeof IdentityEmbeddedConfigSchema>;

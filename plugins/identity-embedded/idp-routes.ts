@@ -1,9 +1,11 @@
 /** The embedded identity provider's HTTP surface: one Elysia instance under /auth, mounted by the host at its origin. */
 import { Elysia } from 'elysia';
 import { adminRoutes } from './admin-routes.ts';
+import { attackDetectionRoutes } from './attack-detection-routes.ts';
 import { createAuthorizationCodeStore } from './authorization-codes.ts';
 import { browserRoutes } from './browser-routes.ts';
 import { createCodeGrant } from './code-grant.ts';
+import { loggableError } from './loggable-error.ts';
 import { jsonResponse, NO_STORE } from './oauth-responses.ts';
 import { oidcRoutes } from './oidc-routes.ts';
 import type { RealmContext } from './realm-context.ts';
@@ -18,7 +20,7 @@ export const IDP_MOUNT_PATH = '/auth';
 function errorAnswers(ctx: RealmContext) {
   return new Elysia().onError({ as: 'scoped' }, ({ code, error }) => {
     if (code === 'NOT_FOUND') return undefined;
-    ctx.logger.error('identity provider request failed', { error: String(error) });
+    ctx.logger.error('identity provider request failed', { error: loggableError(error) });
     return jsonResponse(500, { error: 'unknown_error', error_description: 'Internal server error' }, NO_STORE);
   });
 }
@@ -29,5 +31,6 @@ export function createIdpRoutes(ctx: RealmContext) {
     .use(errorAnswers(ctx))
     .use(oidcRoutes(ctx, createCodeGrant(codes)))
     .use(browserRoutes(ctx, codes))
-    .use(adminRoutes(ctx));
+    .use(adminRoutes(ctx))
+    .use(attackDetectionRoutes(ctx));
 }

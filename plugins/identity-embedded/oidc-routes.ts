@@ -1,6 +1,7 @@
 /** The realm's OpenID Connect endpoints under /realms/{realm}: realm info, discovery, JWKS, token, userinfo and logout. */
 import { Elysia } from 'elysia';
 import { checkBearer } from './bearer-auth.ts';
+import { clientAddress } from './client-address.ts';
 import { authenticateClient } from './client-auth.ts';
 import { discoveryDocument } from './discovery-document.ts';
 import { readOAuthForm } from './oauth-form.ts';
@@ -56,7 +57,8 @@ export function oidcRoutes(ctx: RealmContext, codeGrant?: CodeGrant) {
     )
     .post(
       '/realms/:realm/protocol/openid-connect/token',
-      ({ params, request }) => (known(params.realm) ? handleTokenRequest(ctx, request, codeGrant) : realmNotFound()),
+      ({ params, request, server }) =>
+        known(params.realm) ? handleTokenRequest(ctx, request, clientAddress(server, request), codeGrant) : realmNotFound(),
       { parse: 'none' },
     )
     .get('/realms/:realm/protocol/openid-connect/userinfo', userinfo)

@@ -1,5 +1,6 @@
 /** Password hashing as Keycloak does it (PBKDF2, SHA-512, 512-bit key), stored as `pbkdf2-sha512$iterations$salt$hash`. */
 import { constantTimeEqualBytes } from './constant-time-equal.ts';
+import { type HashAdmission, passwordHashSlots } from './password-hash-slots.ts';
 
 const encoder = new TextEncoder();
 
@@ -38,20 +39,33 @@ function fromBase64(text: string): Uint8Array {
   return bytes;
 }
 
+let derivations = 0;
+
+/**
+ * How many PBKDF2 derivations this process has started: lets a test prove that a refused sign-in cost no hashing,
+ * whatever the machine's speed.
+ */
+export const passwordDerivationCount = () => derivations;
+
+/** Every derivation takes one of the process's hashing slots; `admission` makes a sign-in give up instead of queueing long. */
 async function derive(
   password: string,
   salt: Uint8Array,
   iterations: number,
   algorithm: AlgorithmName,
+  admission?: HashAdmission,
 ): Promise<Uint8Array> {
   const { hash, bits } = algorithms[algorithm];
-  const key = await crypto.subtle.importKey('raw', encoder.encode(password), 'PBKDF2', false, ['deriveBits']);
-  const derived = await crypto.subtle.deriveBits(
-    { name: 'PBKDF2', hash, salt: salt as BufferSource, iterations },
-    key,
-    bits,
-  );
-  return new Uint8Array(derived);
+  return passwordHashSlots.run(async () => {
+    derivations++;
+    const key = await crypto.subtle.importKey('raw', encoder.encode(password), 'PBKDF2', false, ['deriveBits']);
+    const derived = await crypto.subtle.deriveBits(
+      { name: 'PBKDF2', hash, salt: salt as BufferSource, iterations },
+      key,
+      bits,
+    );
+    return new Uint8Array(derived);
+  }, admission);
 }
 
 /** Hashes a password with a fresh random salt. */
@@ -82,11 +96,14 @@ export function parsePasswordHash(stored: string): ParsedPasswordHash | null {
   }
 }
 
-/** Checks a password against a stored hash in constant time; an unreadable hash never matches. */
-export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+/**
+ * Checks a password against a stored hash in constant time; an unreadable hash never matches. Throws
+ * PasswordHashingBusy when `admission` is given and no hashing slot frees up within it.
+ */
+export async function verifyPassword(password: string, stored: string, admission?: HashAdmission): Promise<boolean> {
   const parsed = parsePasswordHash(stored);
   if (!parsed) return false;
-  const candidate = await derive(password, parsed.salt, parsed.iterations, parsed.algorithm);
+  const candidate = await derive(password, parsed.salt, parsed.iterations, parsed.algorithm, admission);
   return constantTimeEqualBytes(candidate, parsed.hash);
 }
 
@@ -99,8 +116,8 @@ export function passwordHashNeedsUpgrade(stored: string, iterations: number): bo
 const dummySalt = new Uint8Array(SALT_BYTES);
 
 /** Spends the same work as a real check, so an unknown username answers as slowly as a wrong password. */
-export async function burnPasswordCheck(password: string, iterations: number): Promise<void> {
-  await derive(password, dummySalt, iterations, CURRENT_ALGORITHM);
+export async function burnPasswordCheck(password: string, iterations: number, admission?: HashAdmission): Promise<void> {
+  await derive(password, dummySalt, iterations, CURRENT_ALGORITHM, admission);
 }
 
 /** Unambiguous characters (no 0/O, 1/l/I) so a printed password can be typed back. */

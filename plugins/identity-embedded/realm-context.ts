@@ -1,6 +1,12 @@
-/** Everything the embedded provider's routes share for its one realm: config, database, key, tokens, sessions. */
+/** Everything the embedded provider's routes share for its one realm: config, database, key, tokens, sessions, brute-force detection. */
 import type { Logger } from '../../core/kernel/logger.ts';
+import type { DataFiles } from '../../core/ports/data-files.ts';
+import { type BruteForceProtector, createBruteForceProtector } from './brute-force-protector.ts';
 import type { IdentityEmbeddedConfig } from './config.ts';
+import { retireInitialAdminPassword } from './initial-admin-password.ts';
+import { createLockoutAudit } from './lockout-audit.ts';
+import { createLoginFailureStore, type LoginFailureStore } from './login-failures.ts';
+import type { HashAdmission } from './password-hash-slots.ts';
 import type { RealmKey } from './realm-key.ts';
 import { createSessionStore, type SessionStore } from './realm-sessions.ts';
 import type { DatabaseLike } from './realm-users.ts';
@@ -17,6 +23,12 @@ export interface RealmContext {
   key: RealmKey;
   tokens: TokenService;
   sessions: SessionStore;
+  bruteForce: BruteForceProtector;
+  loginFailures: LoginFailureStore;
+  /** How long and behind how many a sign-in may queue for a hashing slot. */
+  hashAdmission: HashAdmission;
+  /** Called after a user's password was set through this provider. */
+  passwordChanged(userId: string): Promise<void>;
   logger: Logger;
 }
 
@@ -25,10 +37,14 @@ export function createRealmContext(input: {
   db: DatabaseLike;
   key: RealmKey;
   logger: Logger;
+  /** Where the bootstrap admin's generated password is kept; absent, nothing is retired. */
+  files?: DataFiles;
 }): RealmContext {
-  const { config, db, key, logger } = input;
+  const { config, db, key, logger, files } = input;
   const baseUrl = config.issuerBaseUrl.replace(/\/+$/, '');
   const issuer = `${baseUrl}/realms/${config.realm}`;
+  const loginFailures = createLoginFailureStore(db, config.realm);
+  const admin = config.bootstrapAdmin;
   return {
     config,
     realm: config.realm,
@@ -41,6 +57,20 @@ export function createRealmContext(input: {
       idleSeconds: config.refreshTokenLifetimeSeconds,
       maxSeconds: config.sessionMaxLifetimeSeconds,
     }),
+    bruteForce: createBruteForceProtector({
+      settings: config.bruteForce,
+      store: loginFailures,
+      audit: createLockoutAudit(db, config.realm, logger),
+    }),
+    loginFailures,
+    hashAdmission: {
+      maxWaitMillis: config.bruteForce.passwordHashQueueMillis,
+      maxQueueLength: config.bruteForce.passwordHashQueueLength,
+    },
+    async passwordChanged() {
+      // Whoever's password it was, the check is one file read unless the file is there.
+      if (files && admin) await retireInitialAdminPassword({ db, files, logger, realm: config.realm, username: admin.username });
+    },
     logger,
   };
 }

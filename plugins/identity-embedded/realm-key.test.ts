@@ -19,6 +19,7 @@ function recordingFiles(): DataFiles & { writes: { name: string; secret: boolean
       writes.push({ name, secret: options?.secret === true });
       await inner.write(name, content, options);
     },
+    remove: (name) => inner.remove(name),
   };
 }
 

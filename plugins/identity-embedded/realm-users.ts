@@ -1,5 +1,5 @@
 /** Realm users for code: create, read, update, delete and set passwords; used by the admin API, bootstrap, tests and the host. */
-import { type EntityManager, raw, UniqueConstraintViolationException } from '@mikro-orm/core';
+import { type EntityManager, UniqueConstraintViolationException } from '@mikro-orm/core';
 import { badRequest, conflict } from '../../core/kernel/errors.ts';
 import type { Database } from '../../core/ports/database.ts';
 import { DEFAULT_PASSWORD_ITERATIONS } from './config.ts';
@@ -129,13 +129,19 @@ async function flushUnique(em: EntityManager): Promise<void> {
   }
 }
 
-/** The entity with its password hash, for the sign-in path; by username, case-insensitive. */
+/**
+ * The entity with its password hash, for the sign-in path; by username, case-insensitive. Usernames and e-mails are
+ * stored lower-cased (normalizeUsername, normalizeEmail), so plain equality on the lower-cased input is exact.
+ * Not MikroORM's `{ [raw('lower(username)')]: ... }`: on Bun that key's fragment can be garbage-collected before the
+ * query is built, which silently drops the condition and answers the realm's first user (seen as a flaky sign-in
+ * resolving to `admin`).
+ */
 export async function loadUserEntityByUsername(em: EntityManager, realm: string, username: string): Promise<IdpUser | null> {
-  return em.findOne(IdpUser, { realm, [raw('lower(username)')]: username.trim().toLowerCase() });
+  return em.findOne(IdpUser, { realm, username: username.trim().toLowerCase() });
 }
 
 export async function loadUserEntityByEmail(em: EntityManager, realm: string, email: string): Promise<IdpUser | null> {
-  return em.findOne(IdpUser, { realm, [raw('lower(email)')]: email.trim().toLowerCase() });
+  return em.findOne(IdpUser, { realm, email: email.trim().toLowerCase() });
 }
 
 export async function loadUserEntityById(em: EntityManager, realm: string, id: string): Promise<IdpUser | null> {

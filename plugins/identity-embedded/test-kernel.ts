@@ -9,7 +9,7 @@ import { createMemoryDataFiles, type DataFiles, dataFilesPort } from '../../core
 import { type Database, databasePort } from '../../core/ports/database.ts';
 import { outboundFetchPort } from '../../core/ports/outbound-fetch.ts';
 import identityOidc, { type IdentityOidcConfig } from '../identity-oidc/index.ts';
-import identityEmbedded, { type IdentityEmbeddedConfig } from './index.ts';
+import identityEmbedded, { type BruteForceSettings, type IdentityEmbeddedConfig } from './index.ts';
 
 export const TEST_REALM = 'loadplane';
 export const TEST_CLIENT_ID = 'loadplane';
@@ -46,7 +46,8 @@ export interface IdpHarnessOptions {
   files?: DataFiles;
   /** A PGlite directory that outlives the harness (restart tests); in memory when unset. */
   pgliteDir?: string;
-  embedded?: Partial<IdentityEmbeddedConfig>;
+  /** Over the test defaults; `bruteForce` is completed from its own defaults by the kernel. */
+  embedded?: Partial<Omit<IdentityEmbeddedConfig, 'bruteForce'>> & { bruteForce?: Partial<BruteForceSettings> };
   /** Settings of the verifier; false leaves identity-oidc out. */
   oidc?: Partial<IdentityOidcConfig> | false;
 }

@@ -5,13 +5,16 @@ import { jsonResponse, NO_STORE, oauthError } from './oauth-responses.ts';
 import { signInWithPassword } from './password-sign-in.ts';
 import { grantedScope, type RealmContext } from './realm-context.ts';
 import { findRealmUserById } from './realm-users.ts';
+import { logRefusal, tokenEndpointRefusal } from './sign-in-refusals.ts';
 
 /** The authorization_code grant lives with the login page; this is its seam. */
 export type CodeGrant = (ctx: RealmContext, form: Record<string, string>, clientId: string) => Promise<Response>;
 
+/** `address`: the client's, for the per-address brute-force limit; null for an in-process request. */
 export async function handleTokenRequest(
   ctx: RealmContext,
   request: Request,
+  address: string | null,
   codeGrant?: CodeGrant,
 ): Promise<Response> {
   const form = await readOAuthForm(request);
@@ -25,7 +28,7 @@ export async function handleTokenRequest(
     case '':
       return oauthError(400, 'invalid_request', 'Missing form parameter: grant_type');
     case 'password':
-      return passwordGrant(ctx, values, client.clientId);
+      return passwordGrant(ctx, values, client.clientId, address);
     case 'refresh_token':
       return refreshGrant(ctx, values, client.clientId);
     case 'authorization_code':
@@ -36,16 +39,20 @@ export async function handleTokenRequest(
   }
 }
 
-async function passwordGrant(ctx: RealmContext, form: Record<string, string>, clientId: string): Promise<Response> {
+async function passwordGrant(
+  ctx: RealmContext,
+  form: Record<string, string>,
+  clientId: string,
+  address: string | null,
+): Promise<Response> {
   const result = await signInWithPassword(
-    ctx.db,
-    ctx.realm,
+    { ...ctx, passwordIterations: ctx.config.passwordIterations },
     { username: form.username, password: form.password },
-    ctx.config.passwordIterations,
+    address,
   );
   if (!result.ok) {
-    ctx.logger.info('password grant refused', { reason: result.description, username: form.username?.slice(0, 255) });
-    return oauthError(result.status, 'invalid_grant', result.description);
+    logRefusal(ctx, 'password grant', result, address);
+    return tokenEndpointRefusal(result);
   }
   const scope = grantedScope(form.scope);
   const session = await ctx.sessions.create({ userId: result.user.id, clientId, scope });

@@ -43,6 +43,8 @@ export interface TestServiceOptions {
   port?: number;
   /** Replaces the change feed the config would pick (tests of its reconnect tune its retry delays). */
   changeFeed?: BootOptions['changeFeed'];
+  /** Merged over the test defaults per plugin slice, e.g. `{ 'identity-embedded': { bruteForce: {...} } }`. */
+  pluginConfig?: Record<string, Record<string, unknown>>;
 }
 
 export const usesPostgres = () => Boolean(process.env.DATABASE_URL);
@@ -87,7 +89,10 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     assets: createPackageStaticAssets(),
     openDatabase: openDb,
     fetch: () => Promise.reject(new Error('tests make no network calls')),
-    pluginConfigOverrides: { 'identity-embedded': { passwordIterations: 1000 } },
+    pluginConfigOverrides: {
+      ...options.pluginConfig,
+      'identity-embedded': { passwordIterations: 1000, ...options.pluginConfig?.['identity-embedded'] },
+    },
   });
 
   const origin = config.publicUrl;

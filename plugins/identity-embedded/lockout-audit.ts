@@ -1,0 +1,76 @@
+/**
+ * Lockouts go to the host's audit log, in the first (bootstrap) workspace: the realm serves the whole instance, and
+ * that workspace belongs to its administrator. Without a host audit log (the provider on its own) only the log says it.
+ */
+import { AuditEntry } from '../../core/domain/entities/audit-entry.ts';
+import { Workspace } from '../../core/domain/entities/workspace.ts';
+import type { Logger } from '../../core/kernel/logger.ts';
+import type { LockSubject } from './brute-force-policy.ts';
+import { loggableError } from './loggable-error.ts';
+import type { DatabaseLike } from './realm-users.ts';
+
+export interface LockoutEvent {
+  kind: LockSubject;
+  /** The locked account's user id; null for an address, or for a name that no user has. */
+  userId: string | null;
+  username: string | null;
+  address: string | null;
+  failures: number;
+  /** Null for a permanent lockout. */
+  lockedUntil: Date | null;
+  waitSeconds: number;
+  permanent: boolean;
+}
+
+export const LOCKOUT_ACTIONS = { account: 'login.account_locked', address: 'login.address_locked' } as const;
+
+export function createLockoutAudit(db: DatabaseLike, realm: string, logger: Logger) {
+  return {
+    async record(event: LockoutEvent): Promise<void> {
+      // Never the name as typed when no user has it: people type their password into the username field.
+      logger.warn(event.kind === 'account' ? 'sign-in locked for an account' : 'sign-in locked for a client address', {
+        realm,
+        user_id: event.userId,
+        username: event.username,
+        address: event.address,
+        failures: event.failures,
+        locked_until: event.lockedUntil?.toISOString() ?? null,
+        permanent: event.permanent,
+      });
+      const em = db.fork();
+      // The host registers its audit entity; a provider running on its own has none.
+      if (!em.getMetadata().getByClassName(AuditEntry.meta.className, false)) return;
+      try {
+        const workspace = await em.findOne(Workspace, { isBootstrap: true });
+        if (!workspace) return;
+        em.create(AuditEntry, {
+          id: crypto.randomUUID(),
+          workspaceId: workspace.id,
+          action: LOCKOUT_ACTIONS[event.kind],
+          actorType: 'system',
+          actorId: null,
+          actorLabel: 'brute-force detection',
+          actorUserId: null,
+          targetType: event.kind === 'account' ? 'user' : 'client_address',
+          targetId: event.userId,
+          targetLabel: event.kind === 'account' ? (event.username ?? '(no such user)') : event.address,
+          details: {
+            realm,
+            address: event.address,
+            failures: event.failures,
+            locked_until: event.lockedUntil?.toISOString() ?? null,
+            wait_seconds: event.waitSeconds,
+            permanent: event.permanent,
+          },
+          createdAt: new Date(),
+        });
+        await em.flush();
+      } catch (error) {
+        // The refusal stands whatever happens here; losing the entry is logged, not turned into a 500.
+        logger.error('could not write the lockout to the audit log', { error: loggableError(error) });
+      }
+    },
+  };
+}
+
+export type LockoutAudit = ReturnType<typeof createLockoutAudit>;
