@@ -12,8 +12,8 @@ const contentTypes: Record<string, string> = {
   map: 'application/json',
 };
 
-// The plugin's own page loads Swagger UI from a CDN (blank offline) and writes a relative spec URL
-// that breaks under the trailing slash, so we render the page ourselves.
+// Our own page, not @elysiajs/openapi's: that one loads Swagger UI from a CDN (blank offline), writes a relative spec
+// URL that breaks under the trailing slash, and its generated document does not validate (204 bodies, `$id`s).
 const swaggerPage = `<!doctype html>
 <html lang="en">
 <head>
