@@ -80,7 +80,8 @@ export function createApp(options: AppOptions) {
       // JSON bodies go through our reader so the size limit holds for chunked bodies too. Local to /api/v1:
       // plugin routes (the IdP's forms, MCP's raw stream) read their own bodies with `parse: 'none'`.
       // Every body here is JSON or nothing: other types are refused unread (415), so no parser reads an unbounded body.
-      // null (not undefined) marks the body as parsed, so Elysia's own parsers never touch the stream after us.
+      // null (not undefined) marks the body as parsed, so Elysia's own parsers never touch the stream after us. A route
+      // that takes another media type (OTLP protobuf, say) needs its own bounded reader and a carve-out here.
       .onParse(async ({ request, contentType }) => {
         if (isJsonType(contentType)) return (await readJsonBody(request, maxBodyBytes)) ?? null;
         if (hasBody(request)) throw notJson(contentType);
