@@ -87,8 +87,8 @@ export function buildOpenApiDocument(routes: readonly DocumentedRoute[], options
 
   for (const route of routes) {
     const hooks = route.hooks ?? {};
-    const documented = route.path.startsWith('/api/v1/') || route.path === '/healthz';
-    if (!documented || route.method === 'WS' || hooks.detail?.hide) continue;
+    const inDocument = route.path.startsWith('/api/v1/') || route.path === '/healthz';
+    if (!inDocument || route.method === 'WS' || hooks.detail?.hide) continue;
     const method = route.method.toLowerCase();
     const authenticated = Boolean(routePolicies[policyKey(route.method, route.path)]);
     const paged = isPageQuery(hooks.query);
