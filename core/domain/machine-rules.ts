@@ -31,6 +31,10 @@ const archAliases: Record<string, (typeof machineArches)[number]> = {
   unknown: 'unknown',
 };
 
+/** Every spelling normalizeOs and normalizeArch accept (in lower case). */
+export const osNames = Object.keys(osAliases);
+export const archNames = Object.keys(archAliases);
+
 export function normalizeOs(value: string): string {
   const os = osAliases[value.trim().toLowerCase()];
   if (!os) throw badRequest(`os must be one of ${machineOses.join(', ')} (got "${value}")`, { field: 'os' });

@@ -1,7 +1,7 @@
-/** Interactive API docs: the OpenAPI 3 document from the route schemas, and Swagger UI at /swagger-ui/ with its assets served locally. */
-import { openapi } from '@elysiajs/openapi';
+/** Interactive API docs: the OpenAPI 3.1 document built from the routes (openapi-document.ts), and Swagger UI at /swagger-ui/ with its assets served locally. */
 import { Elysia } from 'elysia';
 import type { StaticAssets } from '../ports/static-assets.ts';
+import { buildOpenApiDocument, type DocumentedRoute, workspaceHeader } from './openapi-document.ts';
 
 export const openApiPath = '/swagger-ui/openapi.json';
 
@@ -12,8 +12,8 @@ const contentTypes: Record<string, string> = {
   map: 'application/json',
 };
 
-// The plugin's own page loads Swagger UI from a CDN (blank offline) and writes a relative spec URL
-// that breaks under the trailing slash, so we render the page ourselves.
+// Our own page, not @elysiajs/openapi's: that one loads Swagger UI from a CDN (blank offline), writes a relative spec
+// URL that breaks under the trailing slash, and its generated document does not validate (204 bodies, `$id`s).
 const swaggerPage = `<!doctype html>
 <html lang="en">
 <head>
@@ -40,58 +40,61 @@ const swaggerPage = `<!doctype html>
 </body>
 </html>`;
 
-const errorContent = { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } };
-const upgrade = (summary: string, description: string, parameters: object[] = []) => ({
+const errorRef = (name: string) => ({ $ref: `#/components/responses/${name}` });
+const upgrade = (operationId: string, tag: string, summary: string, description: string, parameters: object[] = []) => ({
   get: {
-    tags: [summary.startsWith('Agent') ? 'Agents' : 'Tasks'],
+    operationId,
+    tags: [tag],
     summary,
     description,
-    parameters,
+    parameters: [...parameters, workspaceHeader],
     security: [{ bearerAuth: [] }],
     responses: {
       101: { description: 'Switching Protocols: the WebSocket is open' },
-      401: { description: 'missing or invalid token (before the upgrade)', content: errorContent },
-      403: { description: 'insufficient scope or permission (before the upgrade)', content: errorContent },
-      404: { description: 'unknown or foreign task (before the upgrade)', content: errorContent },
+      401: errorRef('Unauthorized'),
+      403: errorRef('Forbidden'),
+      404: errorRef('NotFound'),
+      413: errorRef('PayloadTooLarge'),
+      426: errorRef('UpgradeRequired'),
     },
   },
 });
 
-// Elysia's OpenAPI generator cannot describe WebSocket routes, so they are documented here as the GET upgrades they are.
+// OpenAPI has no WebSocket operation: these are documented as the GET upgrades they are.
 const webSocketDocs = {
   '/api/v1/tasks/{id}/ws': upgrade(
+    'getTasksByIdWs',
+    'Tasks',
     'Follow a task over WebSocket',
-    'One JSON task event per text message ({type: log|done|error}); the server closes with 1000 after the terminal one and pings about every 30 s. A finished task answers a single done message.',
+    'One JSON task event per text message ({type: log|done|error}); the server closes with 1000 after the terminal one and pings about every 30 s. A finished task answers a single done message. ?after=<id> resumes after that log line.',
     [{ name: 'id', in: 'path', required: true, schema: { type: 'string' }, description: 'task UUID or public id' }],
   ),
   '/api/v1/agent': upgrade(
+    'getAgent',
+    'Agents',
     'Agent connection',
     'Agents dial out here with an API token holding machines:write and runs:write; JSON messages as in core/agent/protocol.ts.',
   ),
 };
 
-export function apiDocs(assets: StaticAssets | null, version: string) {
+export interface ApiDocsOptions {
+  assets: StaticAssets | null;
+  version: string;
+  maxBodyBytes: number;
+  /** The application's routes, read at the first request for the document (every route is registered by then). */
+  routes: () => readonly DocumentedRoute[];
+}
+
+export function apiDocs(options: ApiDocsOptions) {
+  let document: string | null = null;
   return new Elysia({ name: 'api-docs' })
-    .use(
-      openapi({
-        provider: null,
-        specPath: openApiPath,
-        path: '/swagger-ui/openapi',
-        exclude: { paths: [/^\/swagger-ui/, /^\/auth\//] },
-        documentation: {
-          info: {
-            title: 'Loadplane API',
-            version,
-            description:
-              'Self-hosted, multi-tenant load-testing control plane. Authenticate with a bearer JWT from the identity provider (or a personal API token). Every error answers {error, message}.',
-          },
-          // The generator's PathsObject type is stricter than the OpenAPI text it emits.
-          paths: webSocketDocs as never,
-          components: {
-            securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT or psk_ API token' } },
-          },
-        },
-      }),
+    .get(
+      openApiPath,
+      () => {
+        document ??= JSON.stringify(buildOpenApiDocument(options.routes(), options, webSocketDocs));
+        return new Response(document, { headers: { 'content-type': 'application/json; charset=utf-8' } });
+      },
+      { detail: { hide: true } },
     )
     .get('/swagger-ui/', () => new Response(swaggerPage, { headers: { 'content-type': 'text/html; charset=utf-8' } }), {
       detail: { hide: true },
@@ -101,7 +104,7 @@ export function apiDocs(assets: StaticAssets | null, version: string) {
       async ({ params, status }) => {
         const file = params.file;
         const type = contentTypes[file.split('.').pop() ?? ''];
-        const bytes = type && /^[a-z0-9.-]+$/i.test(file) && assets ? await assets.read('swagger-ui', file) : null;
+        const bytes = type && /^[a-z0-9.-]+$/i.test(file) && options.assets ? await options.assets.read('swagger-ui', file) : null;
         if (!bytes || !type) return status(404, { error: 'not_found', message: `asset ${file} not found` });
         return new Response(bytes as unknown as BodyInit, { headers: { 'content-type': type, 'cache-control': 'public, max-age=86400' } });
       },

@@ -55,6 +55,47 @@ describe('service basics', () => {
     expect(response.status).toBe(413);
   });
 
+  test('a body that is not JSON is 415 unread; a string holding U+0000 is a 400 naming the field', async () => {
+    const token = await ts.createUser('typist');
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x']) {
+      const response = await ts.request('/api/v1/tests', { method: 'POST', token, headers: { 'content-type': type }, body: 'name=a&tool=k6&script=x' });
+      expect(response.status, type).toBe(415);
+      expect(await response.json()).toMatchObject({ error: 'unsupported_media_type' });
+    }
+    // A JSON type with a suffix is JSON.
+    const merge = await ts.request('/api/v1/tests', {
+      method: 'POST',
+      token,
+      headers: { 'content-type': 'application/merge-patch+json; charset=utf-8' },
+      body: JSON.stringify({ name: 'suffix', tool: 'k6', script: 'x' }),
+    });
+    expect(merge.status).toBe(201);
+    const nul = await ts.request('/api/v1/tests', { method: 'POST', token, json: { name: 'n', tool: 'k6', script: 'a\u0000b' } });
+    expect(nul.status).toBe(400);
+    expect(((await nul.json()) as { message: string }).message).toContain('body field "script" contains U+0000');
+    const nulKey = await ts.request('/api/v1/access-controls', { method: 'PUT', token, json: { roles: { 'vie\u0000wer': [] } } });
+    expect(nulKey.status).toBe(400);
+  });
+
+  test('a method the path does not declare is 405 with Allow; OPTIONS lists them; HEAD answers like GET', async () => {
+    const token = await ts.createUser('methodical');
+    const put = await ts.request('/api/v1/machines', { method: 'PUT', token });
+    expect(put.status).toBe(405);
+    expect(put.headers.get('allow')).toBe('GET, HEAD, POST');
+    expect(await put.json()).toMatchObject({ error: 'method_not_allowed' });
+    const options = await ts.request(`/api/v1/members/${crypto.randomUUID()}`, { method: 'OPTIONS' });
+    expect(options.status).toBe(204);
+    expect(options.headers.get('allow')).toBe('PATCH, DELETE');
+    const head = await ts.request('/api/v1/machines', { method: 'HEAD', token });
+    expect(head.status).toBe(200);
+    expect((await ts.request('/api/v1/machines', { method: 'HEAD' })).status).toBe(401);
+    // A WebSocket path asked for without the upgrade: its access check first, then 426.
+    expect((await ts.request('/api/v1/agent')).status).toBe(401);
+    const plain = await ts.request('/api/v1/agent', { token });
+    expect(plain.status).toBe(426);
+    expect(plain.headers.get('upgrade')).toBe('websocket');
+  });
+
   test('an internal error answers 500 without a stack trace', async () => {
     const token = await ts.createUser('breaker');
     const original = ts.service.database.fork;

@@ -1,5 +1,5 @@
 /** The HTTP application: error mapping, body limits, health, API docs, plugin routes and the /api/v1 resources. */
-import { Elysia, ValidationError } from 'elysia';
+import { Elysia, t, ValidationError } from 'elysia';
 import type { HttpRoutes } from '../capabilities/http-routes.ts';
 import { DomainError } from '../kernel/errors.ts';
 import type { Logger } from '../kernel/logger.ts';
@@ -7,7 +7,11 @@ import type { StaticAssets } from '../ports/static-assets.ts';
 import { apiDocs } from './api-docs.ts';
 import { noteClientAddress } from './client-address.ts';
 import { errorResponse, isDomainError } from './error-mapper.ts';
-import { readJsonBody, tooLarge } from './read-body.ts';
+import { hasBody, isChunked, isJsonType, lengthRequired, notJson, readJsonBody, tooLarge } from './read-body.ts';
+import type { Authenticate } from './authenticate.ts';
+import type { DocumentedRoute } from './openapi-document.ts';
+import { createRouteMethods, type PathMethods } from './route-methods.ts';
+import { enforcePolicy } from './route-policy.ts';
 import type { RouteDeps } from './route-deps.ts';
 import { agentRoutes } from './routes/agent.ts';
 import { apiTokenRoutes } from './routes/api-tokens.ts';
@@ -30,12 +34,19 @@ export interface AppOptions extends RouteDeps {
 
 export function createApp(options: AppOptions) {
   const { logger, maxBodyBytes } = options;
+  // The app's own route list, read lazily: every route is registered before the first request arrives.
+  let registered: () => readonly DocumentedRoute[] = () => [];
+  const methodsOf = createRouteMethods(() => registered());
   // normalize: false makes unknown body fields a 400 (additionalProperties: false) instead of silently dropping them.
   const app = new Elysia({ name: 'loadplane', normalize: false })
+    // The body limit is ours, on every runtime (the Bun entry lifts Bun's own, which answers an empty 413): a declared
+    // length over it is refused before anything is read; a chunked body is read through our counting reader under
+    // /api/v1, and refused elsewhere, where plugin routes read their bodies whole.
     .onRequest(({ request, server }) => {
       noteClientAddress(request, server);
       const declared = request.headers.get('content-length');
       if (declared !== null && Number(declared) > maxBodyBytes) return errorResponse(tooLarge(maxBodyBytes));
+      if (isChunked(request) && !new URL(request.url).pathname.startsWith('/api/v1/')) return errorResponse(lengthRequired());
     })
     .onError({ as: 'global' }, ({ code, error, request }) => {
       if (isDomainError(error)) return errorResponse(error);
@@ -51,7 +62,7 @@ export function createApp(options: AppOptions) {
           return errorResponse(new DomainError('bad_request', 'the request body could not be parsed'));
         }
         case 'NOT_FOUND':
-          return errorResponse(new DomainError('not_found', `no route for ${request.method} ${new URL(request.url).pathname}`));
+          return notRouted(request, methodsOf(new URL(request.url).pathname), options.authenticate);
         case 'INVALID_COOKIE_SIGNATURE':
           return errorResponse(new DomainError('bad_request', 'invalid cookie signature'));
       }
@@ -59,17 +70,25 @@ export function createApp(options: AppOptions) {
       logger.error('unhandled error', { method: request.method, url: request.url, error: String(error), stack: (error as Error)?.stack });
       return errorResponse(new DomainError('internal_error', 'internal server error'));
     })
-    .get('/healthz', () => ({ status: 'ok' as const }), { detail: { hide: true } })
-    .use(apiDocs(options.assets, options.version));
+    .get('/healthz', () => ({ status: 'ok' as const }), {
+      response: { 200: t.Object({ status: t.Literal('ok') }, { title: 'Health' }) },
+      detail: { tags: ['Service'], summary: 'Liveness: 200 once the service accepts requests' },
+    })
+    .use(apiDocs({ assets: options.assets, version: options.version, maxBodyBytes, routes: () => registered() }));
 
   for (const plugin of options.pluginRoutes) app.use(plugin.routes);
 
-  return app.group('/api/v1', (api) =>
+  const complete = app.group('/api/v1', (api) =>
     api
       // JSON bodies go through our reader so the size limit holds for chunked bodies too. Local to /api/v1:
       // plugin routes (the IdP's forms, MCP's raw stream) read their own bodies with `parse: 'none'`.
+      // Every body here is JSON or nothing: other types are refused unread (415), so no parser reads an unbounded body.
+      // null (not undefined) marks the body as parsed, so Elysia's own parsers never touch the stream after us. A route
+      // that takes another media type (OTLP protobuf, say) needs its own bounded reader and a carve-out here.
       .onParse(async ({ request, contentType }) => {
-        if (contentType?.startsWith('application/json')) return readJsonBody(request, maxBodyBytes);
+        if (isJsonType(contentType)) return (await readJsonBody(request, maxBodyBytes)) ?? null;
+        if (hasBody(request)) throw notJson(contentType);
+        return null;
       })
       .use(authRoutes(options))
       .use(machineRoutes(options))
@@ -81,6 +100,32 @@ export function createApp(options: AppOptions) {
       .use(configRoutes(options))
       .use(agentRoutes(options)),
   );
+  registered = () => complete.routes;
+  return complete;
+}
+
+/**
+ * No route for this method: 405 with Allow when the path exists (204 with Allow for OPTIONS), else 404. A plain GET
+ * on a WebSocket path is checked like the upgrade would be (401, 403) and then answered 426.
+ */
+async function notRouted(request: Request, path: PathMethods, authenticate: Authenticate): Promise<Response> {
+  const { pathname } = new URL(request.url);
+  if (path.allow.length === 0) return errorResponse(new DomainError('not_found', `no route for ${request.method} ${pathname}`));
+  if (path.websocket && (request.method === 'GET' || request.method === 'HEAD')) {
+    try {
+      enforcePolicy(await authenticate(request), 'GET', path.websocket);
+    } catch (error) {
+      if (isDomainError(error)) return errorResponse(error);
+      throw error;
+    }
+    return errorResponse(new DomainError('upgrade_required', `${pathname} is a WebSocket endpoint: send a WebSocket upgrade request`), {
+      upgrade: 'websocket',
+      connection: 'Upgrade',
+    });
+  }
+  const allow = path.allow.join(', ');
+  if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: { allow } });
+  return errorResponse(new DomainError('method_not_allowed', `${request.method} is not allowed on ${pathname}; allowed: ${allow}`), { allow });
 }
 
 export type LoadplaneApp = ReturnType<typeof createApp>;

@@ -29,10 +29,14 @@ export function statusOf(code: ErrorCode): number {
     case 'conflict':
     case 'last_owner':
       return 409;
+    case 'length_required':
+      return 411;
     case 'payload_too_large':
       return 413;
     case 'unsupported_media_type':
       return 415;
+    case 'upgrade_required':
+      return 426;
     case 'too_many_pending_tasks':
     case 'too_many_failed_lookups':
       return 429;
@@ -43,9 +47,9 @@ export function statusOf(code: ErrorCode): number {
   }
 }
 
-export function errorResponse(error: DomainError): Response {
+export function errorResponse(error: DomainError, extraHeaders: Record<string, string> = {}): Response {
   const body: ErrorBody = { error: error.code, message: error.message };
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  const headers: Record<string, string> = { 'content-type': 'application/json', ...extraHeaders };
   if (error.code === 'unauthorized' || error.code === 'token_expired') {
     headers['www-authenticate'] =
       error.code === 'token_expired' ? 'Bearer error="invalid_token", error_description="token expired"' : 'Bearer';

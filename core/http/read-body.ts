@@ -1,8 +1,31 @@
 /** Reads a request body with a byte limit, so an oversized or endless body is refused before it fills memory. */
-import { DomainError } from '../kernel/errors.ts';
+import { badRequest, DomainError } from '../kernel/errors.ts';
 
 export const tooLarge = (limit: number) =>
   new DomainError('payload_too_large', `request body exceeds the limit of ${limit} bytes`);
+
+export const lengthRequired = () =>
+  new DomainError('length_required', 'a request body here must declare its Content-Length (chunked bodies are accepted under /api/v1 only)');
+
+export const notJson = (contentType: string) =>
+  new DomainError(
+    'unsupported_media_type',
+    `request bodies are JSON: send Content-Type: application/json${contentType ? ` (not ${contentType})` : ''}`,
+  );
+
+/** A body of unknown length: sent chunked, without Content-Length. */
+export const isChunked = (request: Request) =>
+  request.headers.get('content-length') === null && request.headers.has('transfer-encoding');
+
+/** Whether the request carries body bytes at all: a declared non-zero length, or a body stream without one (chunked). */
+export const hasBody = (request: Request) => {
+  const declared = request.headers.get('content-length');
+  return declared === null ? request.body !== null : Number(declared) > 0;
+};
+
+/** `application/json` or a `+json` type such as `application/merge-patch+json`; parameters already stripped. */
+export const isJsonType = (contentType: string | undefined) =>
+  !!contentType && /^application\/([\w.-]+\+)?json$/i.test(contentType.trim());
 
 export async function readBodyText(request: Request, limit: number): Promise<string> {
   const declared = request.headers.get('content-length');
@@ -30,13 +53,34 @@ export async function readBodyText(request: Request, limit: number): Promise<str
   return new TextDecoder().decode(bytes);
 }
 
-/** Parses a JSON body; malformed JSON is a 400 that says where it broke. */
+/** Parses a JSON body; malformed JSON is a 400 that says where it broke, and so is a string holding U+0000. */
 export async function readJsonBody(request: Request, limit: number): Promise<unknown> {
   const text = await readBodyText(request, limit);
   if (text.trim() === '') return undefined;
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch (error) {
     throw new DomainError('bad_request', `malformed JSON body: ${(error as Error).message}`);
   }
+  // PostgreSQL text cannot hold NUL: refused here, named, rather than failing deep in a query. JSON can only carry it
+  // escaped, so the text tells cheaply whether the parsed value needs a look.
+  if (text.includes('\\u0000')) {
+    const where = nulPath(value, '');
+    if (where !== null) throw badRequest(`body field "${where || '(the body)'}" contains U+0000 (NUL), which cannot be stored`, { field: where });
+  }
+  return value;
+}
+
+/** The path of the first string (value or key) holding U+0000, or null. */
+function nulPath(value: unknown, path: string): string | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? path : null;
+  if (typeof value !== 'object' || value === null) return null;
+  for (const [key, child] of Object.entries(value)) {
+    const at = path ? `${path}.${key}` : key;
+    if (key.includes('\u0000')) return at;
+    const found = nulPath(child, at);
+    if (found !== null) return found;
+  }
+  return null;
 }

@@ -59,9 +59,11 @@ export const routePolicies: Readonly<Record<string, RoutePolicy>> = {
   'GET /api/v1/agent': { scope: ['machines:write', 'runs:write'], permission: 'manage_machines' },
 };
 
-/** WebSocket routes (Elysia lists them as WS) are GET requests asking for an upgrade. */
-export const policyKey = (method: string, route: string) =>
-  `${method.toUpperCase() === 'WS' ? 'GET' : method.toUpperCase()} ${route.replace(/(.)\/$/, '$1')}`;
+/** WebSocket routes (Elysia lists them as WS) are GET requests asking for an upgrade; HEAD is a GET without the body. */
+export const policyKey = (method: string, route: string) => {
+  const upper = method.toUpperCase();
+  return `${upper === 'WS' || upper === 'HEAD' ? 'GET' : upper} ${route.replace(/(.)\/$/, '$1')}`;
+};
 
 /** Throws 403 when the caller's token scopes or role do not cover the route; a route without a policy is refused (fail closed). */
 export function enforcePolicy(caller: Caller, method: string, route: string): void {

@@ -22,6 +22,8 @@ export const errorCodes = [
   'method_not_allowed',
   'internal_error',
   'service_unavailable',
+  'length_required',
+  'upgrade_required',
 ] as const;
 
 export type ErrorCode = (typeof errorCodes)[number];

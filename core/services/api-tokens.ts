@@ -9,6 +9,7 @@ import type { ChangeFeed } from '../ports/change-feed.ts';
 import type { Database } from '../ports/database.ts';
 import { recordAudit } from './audit-log.ts';
 import type { Caller } from './caller.ts';
+import type { PageFilter } from './machines.ts';
 import { findInWorkspace } from './workspace-scope.ts';
 
 export interface TokenInput {
@@ -70,13 +71,13 @@ export function createApiTokenService(deps: { db: Database; changes: ChangeFeed 
     });
 
   return {
-    async list(caller: Caller): Promise<ApiToken[]> {
+    async list(caller: Caller, page: PageFilter): Promise<ApiToken[]> {
       return deps.db
         .fork()
         .find(
           ApiToken,
-          { workspaceId: caller.workspace.workspaceId, userId: caller.userId, revokedAt: null },
-          { orderBy: { createdAt: 'desc', id: 'desc' } },
+          { workspaceId: caller.workspace.workspaceId, userId: caller.userId, revokedAt: null, ...page.filter },
+          { orderBy: { createdAt: 'desc', id: 'desc' }, limit: page.limit + 1 },
         );
     },
 

@@ -7,6 +7,7 @@ import type { ChangeFeed } from '../ports/change-feed.ts';
 import type { Database } from '../ports/database.ts';
 import { recordAudit } from './audit-log.ts';
 import type { Caller } from './caller.ts';
+import type { PageFilter } from './machines.ts';
 import { isUuid } from './workspace-scope.ts';
 
 export interface MemberView {
@@ -16,6 +17,13 @@ export interface MemberView {
   name: string | null;
   role: Role;
   joined_at: string;
+}
+
+/** A member with the keyset of their membership, for paging. */
+export interface MemberRow {
+  id: string;
+  createdAt: Date;
+  member: MemberView;
 }
 
 const view = (membership: Membership, profile: UserProfile): MemberView => ({
@@ -47,16 +55,19 @@ export function createMemberService(deps: { db: Database; changes: ChangeFeed })
   }
 
   return {
-    async list(caller: Caller): Promise<MemberView[]> {
+    /** One page, oldest member first; `filter` is the keyset condition after the page's cursor. */
+    async list(caller: Caller, page: PageFilter): Promise<MemberRow[]> {
       const em = deps.db.fork();
       const memberships = await em.find(
         Membership,
-        { workspaceId: caller.workspace.workspaceId },
-        { orderBy: { createdAt: 'asc', id: 'asc' } },
+        { workspaceId: caller.workspace.workspaceId, ...page.filter },
+        { orderBy: { createdAt: 'asc', id: 'asc' }, limit: page.limit + 1 },
       );
       const profiles = await em.find(UserProfile, { id: { $in: memberships.map((m) => m.userId) } });
       const byId = new Map(profiles.map((p) => [p.id, p]));
-      return memberships.flatMap((m) => (byId.has(m.userId) ? [view(m, byId.get(m.userId)!)] : []));
+      return memberships.flatMap((m) =>
+        byId.has(m.userId) ? [{ id: m.id, createdAt: m.createdAt, member: view(m, byId.get(m.userId)!) }] : [],
+      );
     },
 
     async changeRole(caller: Caller, userId: string, role: Role): Promise<MemberView> {

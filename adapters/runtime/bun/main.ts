@@ -37,7 +37,9 @@ async function main() {
   });
 
   // idleTimeout: streams send keep-alives well inside it; Bun's default of 10 s is too short for slow clients.
-  service.app.listen({ port: config.port, hostname: config.host, maxRequestBodySize: config.maxBodyBytes, idleTimeout: 120 });
+  // maxRequestBodySize: the app enforces MAX_BODY_BYTES itself and answers the spec's JSON 413 (core/http/create-app.ts);
+  // Bun's own limit would answer first, with an empty 413, so it is set out of the way. Bun reads no body on its own.
+  service.app.listen({ port: config.port, hostname: config.host, maxRequestBodySize: Number.MAX_SAFE_INTEGER, idleTimeout: 120 });
   const port = service.app.server?.port ?? config.port;
   logger.info('loadplane is listening', {
     url: `http://${config.host}:${port}`,

@@ -41,6 +41,7 @@ const service = await bootService({
   pubsub: pubSubForConfig(config, logger),
   fetch: (request) => fetch(request),
 });
+// Deno.serve has no body limit of its own: the app enforces MAX_BODY_BYTES with a JSON 413 (core/http/create-app.ts).
 const server = Deno.serve(
   {
     port: config.port,

@@ -2,9 +2,10 @@
 import { Elysia, t } from 'elysia';
 import { scopes } from '../../domain/scopes.ts';
 import { toApiTokenView } from '../../services/api-tokens.ts';
+import { PageQuery, pagedList } from '../paging.ts';
 import type { RouteDeps } from '../route-deps.ts';
 import { requireCaller } from '../require-caller.ts';
-import { bearerSecurity, errorResponses, IdParams, Timestamp } from '../schemas/common.ts';
+import { bearerSecurity, documented, errorResponses, IdParams, NonBlank, Timestamp, TimestampInput } from '../schemas/common.ts';
 
 const ApiTokenView = t.Object(
   {
@@ -28,8 +29,9 @@ const CreatedToken = t.Composite([ApiTokenView, t.Object({ token: t.String({ des
 export const apiTokenRoutes = (deps: RouteDeps) =>
   new Elysia({ normalize: false, prefix: '/api-tokens', detail: { tags: ['API tokens'], security: bearerSecurity } })
     .use(requireCaller(deps.authenticate))
-    .get('', async ({ caller }) => (await deps.apiTokens.list(caller)).map(toApiTokenView), {
-      response: { 200: t.Array(ApiTokenView), 401: errorResponses[401], 403: errorResponses[403] },
+    .get('', (context) => pagedList(context, (page) => deps.apiTokens.list(context.caller, page), toApiTokenView), {
+      query: PageQuery,
+      response: { 200: t.Array(ApiTokenView), 400: errorResponses[400], 401: errorResponses[401], 403: errorResponses[403] },
       detail: { summary: "The caller's API tokens in this workspace (never the plaintext)" },
     })
     .post(
@@ -42,9 +44,11 @@ export const apiTokenRoutes = (deps: RouteDeps) =>
       {
         body: t.Object(
           {
-            name: t.String({ minLength: 1, maxLength: 100 }),
-            scopes: t.Optional(t.Array(t.String(), { maxItems: 20, description: 'omit or [] for full access' })),
-            expires_at: t.Optional(t.Nullable(t.String({ description: 'ISO 8601; omit or null: never expires' }))),
+            name: NonBlank({ maxLength: 100 }),
+            scopes: t.Optional(t.Array(t.String(documented({ enum: scopes })), { maxItems: 20, description: 'omit or [] for full access' })),
+            expires_at: t.Optional(
+              t.Nullable(TimestampInput({ description: 'RFC 3339, in the future and at most 5 years ahead; omit or null: never expires' })),
+            ),
           },
           { additionalProperties: false },
         ),

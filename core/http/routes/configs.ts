@@ -1,17 +1,24 @@
 /** /configs: named load configurations (vus + duration, or stages) that runs use through configId. */
 import { Elysia, t } from 'elysia';
+import { maxStages, maxVus } from '../../domain/load-config.ts';
 import { toConfigView } from '../../services/configs.ts';
 import { PageQuery, pagedList } from '../paging.ts';
 import type { RouteDeps } from '../route-deps.ts';
 import { requireCaller } from '../require-caller.ts';
-import { bearerSecurity, errorResponses, IdParams, Timestamp } from '../schemas/common.ts';
+import { bearerSecurity, documented, errorResponses, IdParams, Integer, jsWhitespace, NonBlank, Timestamp } from '../schemas/common.ts';
 
-const Stage = t.Object({ duration: t.String({ description: 'e.g. 30s, 5m' }), target: t.Integer({ minimum: 0 }) }, { additionalProperties: false });
+// Go-style durations as parseDuration reads them: 500ms, 30s, 5m, 1h30m, 1.5s (a run lasts at most 24h in all).
+const Duration = (description: string) =>
+  t.String({ description, ...documented({ pattern: `^[${jsWhitespace}]*([0-9]+(\\.[0-9]+)?(ms|s|m|h))+[${jsWhitespace}]*$` }) });
+const Stage = t.Object(
+  { duration: Duration('e.g. 30s, 5m'), target: Integer({ minimum: 0, description: 'VUs at the end of the stage', ...documented({ maximum: maxVus }) }) },
+  { additionalProperties: false },
+);
 const ConfigView = t.Object(
   {
     id: t.String(),
     name: t.String(),
-    vus: t.Nullable(t.Integer()),
+    vus: t.Nullable(Integer()),
     duration: t.Nullable(t.String()),
     stages: t.Nullable(t.Array(Stage)),
     created_at: Timestamp,
@@ -20,10 +27,13 @@ const ConfigView = t.Object(
   { title: 'LoadConfig' },
 );
 const fields = {
-  vus: t.Optional(t.Integer({ minimum: 1, description: 'with duration' })),
-  duration: t.Optional(t.String({ description: 'with vus, e.g. 30s, 5m, 1h' })),
-  stages: t.Optional(t.Array(Stage, { minItems: 1, maxItems: 100, description: 'instead of vus + duration' })),
+  vus: t.Optional(Integer({ minimum: 1, description: 'with duration', ...documented({ maximum: maxVus }) })),
+  duration: t.Optional(Duration('with vus, e.g. 30s, 5m, 1h30m; more than 0s, at most 24h')),
+  stages: t.Optional(
+    t.Array(Stage, { minItems: 1, maxItems: maxStages, description: 'instead of vus + duration; more than 0s and at most 24h in all, some target above 0' }),
+  ),
 };
+const description = 'Either vus with duration, or stages; never both.';
 
 export const configRoutes = (deps: RouteDeps) =>
   new Elysia({ normalize: false, prefix: '/configs', detail: { tags: ['Load configurations'], security: bearerSecurity } })
@@ -40,7 +50,7 @@ export const configRoutes = (deps: RouteDeps) =>
         return toConfigView(await deps.configs.create(caller, body));
       },
       {
-        body: t.Object({ name: t.String({ minLength: 1, maxLength: 200 }), ...fields }, { additionalProperties: false }),
+        body: t.Object({ name: NonBlank({ maxLength: 200 }), ...fields }, { additionalProperties: false, description }),
         response: { 201: ConfigView, 400: errorResponses[400], 401: errorResponses[401], 403: errorResponses[403] },
         detail: { summary: 'Create a load configuration' },
       },
@@ -52,7 +62,7 @@ export const configRoutes = (deps: RouteDeps) =>
     })
     .patch('/:id', async ({ caller, params, body }) => toConfigView(await deps.configs.update(caller, params.id, body)), {
       params: IdParams,
-      body: t.Object({ name: t.Optional(t.String({ minLength: 1, maxLength: 200 })), ...fields }, { additionalProperties: false }),
+      body: t.Object({ name: t.Optional(NonBlank({ maxLength: 200 })), ...fields }, { additionalProperties: false, description }),
       response: { 200: ConfigView, 400: errorResponses[400], 401: errorResponses[401], 403: errorResponses[403], 404: errorResponses[404] },
       detail: { summary: 'Rename, or replace the load shape whole' },
     })

@@ -10,7 +10,7 @@ import { PageQuery, pagedList } from '../paging.ts';
 import type { RouteDeps } from '../route-deps.ts';
 import { enforcePolicy } from '../route-policy.ts';
 import { requireCaller } from '../require-caller.ts';
-import { bearerSecurity, errorResponses, IdParams, Timestamp } from '../schemas/common.ts';
+import { bearerSecurity, errorResponses, IdParams, Integer, Timestamp } from '../schemas/common.ts';
 import { literalUnion } from '../schemas/literal-union.ts';
 import { sseResponse } from '../sse-response.ts';
 
@@ -26,7 +26,7 @@ const TaskView = t.Object(
     p99: t.Number({ description: 'milliseconds' }),
     error_rate: t.Number({ description: 'fraction 0..1' }),
     requests_per_sec: t.Number(),
-    total_requests: t.Integer(),
+    total_requests: Integer(),
     machine_ids: t.Array(t.String(), { description: 'the machines the run is on (requested, or chosen at dispatch); empty while a free one is awaited' }),
     transport: t.String(),
     error: t.Nullable(t.String()),
@@ -45,7 +45,7 @@ const StartBody = t.Object(
     machineIds: t.Optional(t.Array(t.String(), { maxItems: 50, description: 'machines to run on together; default: one free machine' })),
     configId: t.Optional(t.String({ description: 'a load configuration (vus/duration or stages)' })),
     pendingTimeout: t.Optional(
-      t.Integer({ minimum: 1, maximum: 30 * 86_400, description: 'seconds the task may wait for a free machine before it fails (default: the service setting, none)' }),
+      Integer({ minimum: 1, maximum: 30 * 86_400, description: 'seconds the task may wait for a free machine before it fails (default: the service setting, none)' }),
     ),
   },
   { additionalProperties: false },

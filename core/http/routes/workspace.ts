@@ -1,12 +1,13 @@
 /** /workspace, /members, /access-controls and /audit-log: the caller's workspace and who may do what in it. */
 import { Elysia, t } from 'elysia';
+import { planLimits } from '../../../config/plans.ts';
 import { roles } from '../../domain/entities/membership.ts';
 import { permissions } from '../../domain/permissions.ts';
 import { listAudit, toAuditView } from '../../services/audit-log.ts';
 import { PageQuery, pagedList } from '../paging.ts';
 import type { RouteDeps } from '../route-deps.ts';
 import { requireCaller } from '../require-caller.ts';
-import { bearerSecurity, errorResponses, Timestamp } from '../schemas/common.ts';
+import { bearerSecurity, documented, errorResponses, Integer, NonBlank, Timestamp } from '../schemas/common.ts';
 import { literalUnion } from '../schemas/literal-union.ts';
 import { Invitation } from './invitations.ts';
 
@@ -36,11 +37,11 @@ const WorkspaceView = t.Object(
     plan: t.String(),
     status: t.String(),
     limits: t.Object({
-      apiTokensPerUser: t.Integer(),
-      machines: t.Nullable(t.Integer()),
-      tests: t.Nullable(t.Integer()),
-      retentionDays: t.Integer(),
-      aiToolCallsPerMonth: t.Integer(),
+      apiTokensPerUser: Integer(),
+      machines: t.Nullable(Integer()),
+      tests: t.Nullable(Integer()),
+      retentionDays: Integer(),
+      aiToolCallsPerMonth: Integer(),
     }),
     role: Role,
     permissions: t.Array(t.String()),
@@ -61,6 +62,7 @@ const AuditView = t.Object(
   { title: 'AuditEntry' },
 );
 const UserParams = t.Object({ userId: t.String() });
+const PermissionList = { type: 'array', items: { type: 'string', enum: permissions } };
 
 export const workspaceRoutes = (deps: RouteDeps) =>
   new Elysia({ normalize: false, detail: { security: bearerSecurity } })
@@ -71,16 +73,22 @@ export const workspaceRoutes = (deps: RouteDeps) =>
     })
     .patch('/workspace', ({ caller, body }) => deps.workspaces.update(caller, body), {
       body: t.Object(
-        { name: t.Optional(t.String({ minLength: 1, maxLength: 200 })), plan: t.Optional(t.String()) },
+        { name: t.Optional(NonBlank({ maxLength: 200 })), plan: t.Optional(t.String(documented({ enum: Object.keys(planLimits) }))) },
         { additionalProperties: false },
       ),
       response: { 200: WorkspaceView, 400: errorResponses[400], 401: errorResponses[401], 403: errorResponses[403] },
       detail: { tags: ['Workspace'], summary: 'Rename the workspace or change its plan (manage_billing)' },
     })
-    .get('/members', ({ caller }) => deps.members.list(caller), {
-      response: { 200: t.Array(Member), 401: errorResponses[401], 403: errorResponses[403] },
-      detail: { tags: ['Members'], summary: 'Members of the workspace with their roles' },
-    })
+    .get(
+      '/members',
+      (context) =>
+        pagedList(context, (page) => deps.members.list(context.caller, page), (row) => row.member, { order: 'asc' }),
+      {
+        query: PageQuery,
+        response: { 200: t.Array(Member), 400: errorResponses[400], 401: errorResponses[401], 403: errorResponses[403] },
+        detail: { tags: ['Members'], summary: 'Members of the workspace with their roles, first joined first' },
+      },
+    )
     .post(
       '/members',
       async ({ caller, body, set }) => {
@@ -127,7 +135,12 @@ export const workspaceRoutes = (deps: RouteDeps) =>
       body: t.Object(
         {
           roles: t.Record(t.String(), t.Array(t.String(), { description: permissions.join(', ') }), {
-            description: 'admin, member and/or viewer: the complete permission list each should hold',
+            description: 'admin, member and/or viewer: the complete permission list each should hold (owners hold all)',
+            ...documented({
+              patternProperties: null,
+              properties: { admin: PermissionList, member: PermissionList, viewer: PermissionList },
+              additionalProperties: false,
+            }),
           }),
         },
         { additionalProperties: false },

@@ -1,8 +1,8 @@
 /** Machine request and response schemas, and the entity-to-API view. */
 import { t } from 'elysia';
 import type { Machine } from '../../domain/entities/machine.ts';
-import { machineStatuses } from '../../domain/machine-rules.ts';
-import { Timestamp } from './common.ts';
+import { archNames, machineStatuses, osNames } from '../../domain/machine-rules.ts';
+import { documented, Integer, NonBlank, Timestamp } from './common.ts';
 
 export const MachineView = t.Object(
   {
@@ -12,23 +12,44 @@ export const MachineView = t.Object(
     ip_address: t.String(),
     os: t.String({ description: 'linux, darwin, windows, freebsd or unknown' }),
     arch: t.String({ description: 'x86_64, arm64, arm, x86 or unknown' }),
-    cpu_cores: t.Integer(),
-    memory_gb: t.Integer(),
+    cpu_cores: Integer(),
+    memory_gb: Integer(),
     status: t.String({ description: machineStatuses.join(', ') }),
     created_at: Timestamp,
   },
   { title: 'Machine' },
 );
 
+/** RFC 1123 labels, as normalizeHostname checks them (it also trims, lower-cases and drops one trailing dot). */
+const hostnamePattern = '^[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\\.?$';
+
 export const MachineCreate = t.Object(
   {
-    name: t.String({ minLength: 1, maxLength: 100 }),
-    hostname: t.String({ minLength: 1, maxLength: 253, description: 'unique within the workspace (case-insensitive)' }),
-    ip_address: t.String({ minLength: 1, maxLength: 45, description: 'IPv4 or IPv6 address' }),
-    os: t.Optional(t.String({ maxLength: 20, description: 'linux (default), darwin, windows, freebsd, unknown; aliases such as win32 accepted' })),
-    arch: t.Optional(t.String({ maxLength: 20, description: 'x86_64 (default), arm64, arm, x86, unknown; aliases such as amd64 or aarch64 accepted' })),
-    cpu_cores: t.Optional(t.Integer({ minimum: 0, maximum: 4096, description: '0 when unknown (default)' })),
-    memory_gb: t.Optional(t.Integer({ minimum: 0, maximum: 65536, description: '0 when unknown (default)' })),
+    name: NonBlank({ maxLength: 100 }),
+    hostname: t.String({
+      minLength: 1,
+      maxLength: 253,
+      description: 'unique within the workspace (case-insensitive)',
+      ...documented({ pattern: hostnamePattern }),
+    }),
+    ip_address: t.String({
+      minLength: 1,
+      maxLength: 45,
+      description: 'IPv4 or IPv6 address',
+      ...documented({ anyOf: [{ format: 'ipv4' }, { format: 'ipv6' }] }),
+    }),
+    os: t.Optional(
+      t.String({ maxLength: 20, description: 'linux (default), darwin, windows, freebsd, unknown, or an alias such as win32', ...documented({ enum: osNames }) }),
+    ),
+    arch: t.Optional(
+      t.String({
+        maxLength: 20,
+        description: 'x86_64 (default), arm64, arm, x86, unknown, or an alias such as amd64 or aarch64',
+        ...documented({ enum: archNames }),
+      }),
+    ),
+    cpu_cores: t.Optional(Integer({ minimum: 0, maximum: 4096, description: '0 when unknown (default)' })),
+    memory_gb: t.Optional(Integer({ minimum: 0, maximum: 65536, description: '0 when unknown (default)' })),
   },
   { additionalProperties: false, title: 'MachineCreate' },
 );

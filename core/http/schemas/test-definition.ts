@@ -2,13 +2,13 @@
 import { t } from 'elysia';
 import type { TestDefinition } from '../../domain/entities/test-definition.ts';
 import { testStatuses, testTools } from '../../domain/test-rules.ts';
-import { Timestamp } from './common.ts';
+import { documented, NonBlank, nonBlankPattern, Timestamp } from './common.ts';
 import { literalUnion } from './literal-union.ts';
 
 const Tool = literalUnion(testTools, { description: testTools.join(', ') });
 const Status = literalUnion(testStatuses, { description: `${testStatuses.join(', ')}; default draft` });
-const Name = t.String({ minLength: 1, maxLength: 200 });
-const Script = t.String({ minLength: 1, description: 'script text, at most 1 MiB' });
+const Name = NonBlank({ maxLength: 200 });
+const Script = t.String({ minLength: 1, description: 'script text, not blank, at most 1 MiB (UTF-8)', ...documented({ pattern: nonBlankPattern }) });
 
 export const TestView = t.Object(
   {
@@ -30,7 +30,7 @@ export const TestCreate = t.Object(
 
 export const TestPatch = t.Object(
   { name: t.Optional(Name), script: t.Optional(Script), status: t.Optional(Status) },
-  { additionalProperties: false, title: 'TestPatch', description: 'any of name, script, status; the tool cannot change' },
+  { additionalProperties: false, title: 'TestPatch', description: 'any of name, script, status; the tool cannot change', ...documented({ minProperties: 1 }) },
 );
 
 export function toTestView(test: Pick<TestDefinition, 'id' | 'name' | 'tool' | 'status' | 'script' | 'createdAt' | 'updatedAt'>) {

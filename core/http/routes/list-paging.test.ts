@@ -1,0 +1,139 @@
+/** Every list route pages the same way: ?limit, ?cursor, Link and X-Next-Cursor, and a byte budget per page. */
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { startTestService, type TestService } from '../../../tests/helpers/test-service.ts';
+import { Membership } from '../../domain/entities/membership.ts';
+import { UserProfile } from '../../domain/entities/user-profile.ts';
+
+let ts: TestService;
+let owner: string;
+
+/** The /api/v1 GET routes whose 200 answer is an array, read from the app itself so a new list cannot slip by. */
+function listRoutes() {
+  return ts.service.app.routes
+    .filter((route) => route.method === 'GET' && route.path.startsWith('/api/v1/'))
+    .filter((route) => ((route.hooks as { response?: Record<string, { type?: string }> }).response?.[200]?.type ?? '') === 'array')
+    .map((route) => ({ path: route.path, query: (route.hooks as { query?: { properties?: object } }).query }));
+}
+
+async function json<T>(response: Response): Promise<T> {
+  expect(response.headers.get('content-type') ?? '').toContain('application/json');
+  return (await response.json()) as T;
+}
+
+beforeAll(async () => {
+  ts = await startTestService();
+  owner = await ts.createUser('pager');
+  // At least three rows in every list of the owner's workspace.
+  const test = await json<{ id: string }>(
+    await ts.request('/api/v1/tests', { method: 'POST', token: owner, json: { name: 'paged', tool: 'custom', script: 'echo hi' } }),
+  );
+  for (let i = 0; i < 3; i++) {
+    await ts.request('/api/v1/machines', {
+      method: 'POST',
+      token: owner,
+      json: { name: `m${i}`, hostname: `paged-${i}.example.test`, ip_address: `10.0.0.${i + 1}` },
+    });
+    await ts.request('/api/v1/tests', { method: 'POST', token: owner, json: { name: `t${i}`, tool: 'k6', script: 'export default function () {}' } });
+    await ts.request('/api/v1/configs', { method: 'POST', token: owner, json: { name: `c${i}`, vus: 1, duration: '1s' } });
+    await ts.request('/api/v1/api-tokens', { method: 'POST', token: owner, json: { name: `k${i}` } });
+    expect((await ts.request('/api/v1/tasks', { method: 'POST', token: owner, json: { testId: test.id } })).status).toBe(202);
+  }
+  // Members are written straight to the database: this suite is about paging, not about how people join.
+  const workspace = await json<{ id: string }>(await ts.request('/api/v1/workspace', { token: owner }));
+  const em = ts.service.database.fork();
+  for (let i = 0; i < 3; i++) {
+    const token = await ts.createUser(`paged-member-${i}`);
+    const me = await json<{ sub: string }>(await ts.request('/api/v1/auth/me', { token }));
+    const profile = await em.findOneOrFail(UserProfile, { subject: me.sub });
+    em.create(Membership, { id: crypto.randomUUID(), workspaceId: workspace.id, userId: profile.id, role: 'viewer', createdAt: new Date(Date.now() + i) });
+  }
+  await em.flush();
+}, 120_000);
+afterAll(() => ts.stop());
+
+describe('every list route', () => {
+  test('takes ?limit and ?cursor (the walk finds the lists, including api-tokens and members)', () => {
+    const routes = listRoutes();
+    expect(routes.map((route) => route.path).sort()).toEqual(
+      ['/api/v1/api-tokens', '/api/v1/audit-log', '/api/v1/configs', '/api/v1/machines', '/api/v1/members', '/api/v1/tasks', '/api/v1/tests'].sort(),
+    );
+    for (const route of routes) expect(Object.keys(route.query?.properties ?? {}), route.path).toEqual(['limit', 'cursor']);
+  });
+
+  test('pages one row at a time with Link and X-Next-Cursor, each row once, and the last page has neither', async () => {
+    for (const { path } of listRoutes()) {
+      const all = await json<Record<string, string>[]>(await ts.request(`${path}?limit=1000`, { token: owner }));
+      expect(all.length, path).toBeGreaterThanOrEqual(3);
+      const key = (row: Record<string, string>) => row.id ?? row.user_id!;
+      const seen: string[] = [];
+      let next: string | null = `${path}?limit=1`;
+      while (next) {
+        const response = await ts.request(next, { token: owner });
+        expect(response.status, next).toBe(200);
+        const page = await json<Record<string, string>[]>(response);
+        const cursor = response.headers.get('x-next-cursor');
+        const link = response.headers.get('link');
+        if (cursor) {
+          expect(page, path).toHaveLength(1);
+          expect(link, path).toMatch(/^<\/api\/v1\/[^>]+>; rel="next"$/);
+          next = /^<([^>]+)>/.exec(link!)![1]!;
+          expect(new URL(next, 'http://localhost').searchParams.get('cursor')).toBe(cursor);
+        } else {
+          expect(link, path).toBeNull();
+          next = null;
+        }
+        seen.push(...page.map(key));
+        expect(seen.length, path).toBeLessThanOrEqual(all.length);
+      }
+      expect(seen, path).toEqual(all.map(key));
+    }
+  });
+
+  test('an empty ?limit= is the default page size; a bad limit or cursor is a 400 naming it', async () => {
+    for (const { path } of listRoutes()) {
+      expect((await ts.request(`${path}?limit=&cursor=`, { token: owner })).status, path).toBe(200);
+      for (const [query, field] of [
+        ['limit=0', 'limit'],
+        ['limit=1001', 'limit'],
+        ['limit=abc', 'limit'],
+        ['cursor=bm9wZQ', 'cursor'],
+      ] as const) {
+        const response = await ts.request(`${path}?${query}`, { token: owner });
+        expect(response.status, `${path}?${query}`).toBe(400);
+        expect((await json<{ message: string }>(response)).message).toContain(field);
+      }
+    }
+  });
+});
+
+describe('the byte budget', () => {
+  test('GET /tests?limit=1000 with 1 MiB scripts stops near 4 MiB and links to the rest', async () => {
+    const bulky = await ts.createUser('bulky');
+    const script = `// ${'x'.repeat(1024 * 1024 - 100)}\nexport default function () {}`;
+    const ids: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const created = await ts.request('/api/v1/tests', { method: 'POST', token: bulky, json: { name: `big ${i}`, tool: 'k6', script } });
+      expect(created.status).toBe(201);
+      ids.unshift(((await created.json()) as { id: string }).id);
+    }
+    const seen: string[] = [];
+    let next: string | null = '/api/v1/tests?limit=1000';
+    let pages = 0;
+    while (next) {
+      const response = await ts.request(next, { token: bulky });
+      expect(response.status).toBe(200);
+      const text = await response.text();
+      expect(text.length).toBeLessThanOrEqual(4 * 1024 * 1024 + 1024 * 1024);
+      const page = JSON.parse(text) as { id: string }[];
+      expect(page.length).toBeGreaterThan(0);
+      seen.push(...page.map((row) => row.id));
+      const link = response.headers.get('link');
+      next = link ? /^<([^>]+)>/.exec(link)![1]! : null;
+      if (next) expect(new URL(next, 'http://localhost').searchParams.get('limit')).toBe('1000');
+      pages += 1;
+    }
+    // Six 1 MiB rows do not fit one 4 MiB page: at least two pages, every row exactly once, newest first.
+    expect(pages).toBeGreaterThanOrEqual(2);
+    expect(seen).toEqual(ids);
+  }, 120_000);
+});
