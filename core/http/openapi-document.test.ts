@@ -89,7 +89,17 @@ describe('the OpenAPI document', () => {
   test('lists document their paging: limit (empty allowed), cursor, Link and X-Next-Cursor', () => {
     const lists = operations().filter(({ operation }) => operation.parameters?.some((p) => p.name === 'cursor'));
     expect(lists.map(({ path }) => path).sort()).toEqual(
-      ['/api/v1/api-tokens', '/api/v1/audit-log', '/api/v1/configs', '/api/v1/machines', '/api/v1/members', '/api/v1/tasks', '/api/v1/tests'].sort(),
+      [
+        '/api/v1/api-tokens',
+        '/api/v1/audit-log',
+        '/api/v1/auth/me/invitations',
+        '/api/v1/configs',
+        '/api/v1/machines',
+        '/api/v1/members',
+        '/api/v1/members/invitations',
+        '/api/v1/tasks',
+        '/api/v1/tests',
+      ].sort(),
     );
     for (const { path, operation } of lists) {
       const limit = operation.parameters!.find((p) => p.name === 'limit')!;

@@ -48,6 +48,15 @@ beforeAll(async () => {
     em.create(Membership, { id: crypto.randomUUID(), workspaceId: workspace.id, userId: profile.id, role: 'viewer', createdAt: new Date(Date.now() + i) });
   }
   await em.flush();
+  // Three invitations out of the owner's workspace (pending) and three into it from other workspaces.
+  for (let i = 0; i < 3; i++) {
+    const invitee = await ts.createUser(`paged-invitee-${i}`);
+    await ts.request('/api/v1/auth/me', { token: invitee });
+    expect((await ts.request('/api/v1/members', { method: 'POST', token: owner, json: { user: `paged-invitee-${i}`, role: 'viewer' } })).status).toBe(201);
+    const inviter = await ts.createUser(`paged-inviter-${i}`);
+    await ts.request('/api/v1/auth/me', { token: inviter });
+    expect((await ts.request('/api/v1/members', { method: 'POST', token: inviter, json: { user: 'pager', role: 'viewer' } })).status).toBe(201);
+  }
 }, 120_000);
 afterAll(() => ts.stop());
 
@@ -55,7 +64,17 @@ describe('every list route', () => {
   test('takes ?limit and ?cursor (the walk finds the lists, including api-tokens and members)', () => {
     const routes = listRoutes();
     expect(routes.map((route) => route.path).sort()).toEqual(
-      ['/api/v1/api-tokens', '/api/v1/audit-log', '/api/v1/configs', '/api/v1/machines', '/api/v1/members', '/api/v1/tasks', '/api/v1/tests'].sort(),
+      [
+        '/api/v1/api-tokens',
+        '/api/v1/audit-log',
+        '/api/v1/auth/me/invitations',
+        '/api/v1/configs',
+        '/api/v1/machines',
+        '/api/v1/members',
+        '/api/v1/members/invitations',
+        '/api/v1/tasks',
+        '/api/v1/tests',
+      ].sort(),
     );
     for (const route of routes) expect(Object.keys(route.query?.properties ?? {}), route.path).toEqual(['limit', 'cursor']);
   });
