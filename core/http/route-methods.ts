@@ -17,7 +17,7 @@ const trimSlash = (path: string) => (path.length > 1 ? path.replace(/\/+$/, '') 
 
 /** Builds the matcher once; routes with wildcards are left out (a catch-all would make every path "allowed"). */
 export function createRouteMethods(routes: () => readonly RouteEntry[]) {
-  let table: { pattern: RegExp; method: string; path: string }[] | null = null;
+  let table: { pattern: RegExp; method: string; path: string; params: number }[] | null = null;
   const build = () =>
     routes()
       .filter((route) => !route.path.includes('*'))
@@ -25,6 +25,7 @@ export function createRouteMethods(routes: () => readonly RouteEntry[]) {
         pattern: new RegExp(`^${trimSlash(route.path).split('/').map((part) => (part.startsWith(':') ? '[^/]+' : escape(part))).join('/')}$`),
         method: route.method.toUpperCase(),
         path: route.path,
+        params: route.path.split('/').filter((part) => part.startsWith(':')).length,
       }));
 
   return (pathname: string): PathMethods => {
@@ -32,9 +33,11 @@ export function createRouteMethods(routes: () => readonly RouteEntry[]) {
     const path = trimSlash(pathname);
     const methods = new Set<string>();
     let websocket: string | null = null;
-    for (const entry of table) {
-      if (!entry.pattern.test(path)) continue;
-      if (entry.method === 'ALL') continue;
+    // The most specific patterns only: /members/invitations is its own resource, not /members/:userId.
+    const matching = table.filter((entry) => entry.method !== 'ALL' && entry.pattern.test(path));
+    const fewest = Math.min(...matching.map((entry) => entry.params));
+    for (const entry of matching) {
+      if (entry.params !== fewest) continue;
       if (entry.method === 'WS') websocket = entry.path;
       methods.add(entry.method === 'WS' ? 'GET' : entry.method);
     }
