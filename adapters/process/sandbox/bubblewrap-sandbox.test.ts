@@ -5,12 +5,13 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { spawnSync } from 'node:child_process';
-import { chmod, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { chmod, chown, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { groupAlive, waitFor } from '../../../tests/helpers/process-probes.ts';
 import { createNodeProcessRunner } from '../node-process-runner.ts';
-import { bubblewrapBaseArgs } from './bubblewrap-sandbox.ts';
+import { bubblewrapBaseArgs, bubblewrapSandbox } from './bubblewrap-sandbox.ts';
 import { openToolSandbox, parseSandboxMode, sandboxUid } from './open-tool-sandbox.ts';
 import type { ToolSandbox } from './tool-sandbox.ts';
 
@@ -24,8 +25,8 @@ let runner: ReturnType<typeof createNodeProcessRunner>;
 beforeAll(async () => {
   scratch = await mkdtemp(join(tmpdir(), 'loadplane-sandbox-test-'));
   await chmod(scratch, 0o755);
-  // Outside /tmp would be more like DATA_DIR; /tmp is masked as a whole anyway, so put the secrets elsewhere too.
-  secretDir = await mkdtemp(join(resolve('.'), '.sandbox-test-secrets-'));
+  // Outside /tmp, like a DATA_DIR (a tool's /tmp is a private tmpfs anyway, which would prove nothing).
+  secretDir = await mkdtemp('/var/tmp/loadplane-sandbox-secrets-');
   await writeFile(join(secretDir, 'realm-key.json'), '{"secret":"top-secret-key"}');
   await mkdir(join(secretDir, 'engines'), { recursive: true });
   await writeFile(join(secretDir, 'engines', 'tool.sh'), '#!/bin/sh\necho engine reachable\n', { mode: 0o755 });
@@ -192,24 +193,31 @@ describe(`a tool in the sandbox (agent ${asRoot ? 'as root' : 'unprivileged'})`,
 });
 
 describe('an unprivileged agent', () => {
-  test('sandboxes its tools in a user namespace: its own files hidden, its uid kept', async () => {
-    // The agent itself runs as uid 65534 here (when the test runs as root), with a home of its own that holds a secret.
-    const home = await mkdtemp(join(scratch, 'home-'));
-    await writeFile(join(home, 'token'), 'psk_agent-home-secret');
+  test('runs its tools in a user namespace with the same arguments: its own files hidden, its uid kept', async () => {
+    // bubblewrap as an ordinary user (uid 65534 when the test runs as root), as an agent without root starts it; the
+    // agent's home, outside /tmp, holds a secret. bwrap is run straight from here so the repository's location (a
+    // root-only checkout) does not matter.
     const agentUid = asRoot ? sandboxUid : process.getuid!();
-    if (asRoot) spawnSync('chown', ['-R', `${sandboxUid}:${sandboxUid}`, home]);
-    const request = JSON.stringify({ hide: [home], script: `id -u; cat ${home}/token 2>/dev/null || echo no-token; ls /proc | grep -c '^[0-9]'` });
-    const bun = process.execPath;
-    const argv = asRoot
-      ? ['setpriv', `--reuid=${sandboxUid}`, `--regid=${sandboxUid}`, '--clear-groups', bun, 'tests/helpers/sandbox-probe.ts', request]
-      : [bun, 'tests/helpers/sandbox-probe.ts', request];
-    const child = spawnSync(argv[0]!, argv.slice(1), { cwd: resolve(import.meta.dir, '../../..'), env: { PATH: env.PATH, HOME: home }, encoding: 'utf8', timeout: 30_000 });
-    expect(child.stderr).toBe('');
-    const result = JSON.parse(child.stdout) as { refusal?: string; summary: string; lines: string[]; exit: { code: number } };
-    expect(result.refusal).toBeUndefined();
-    expect(result.summary).toContain('tools run as this user in a user namespace');
-    expect(result.exit.code).toBe(0);
-    expect(result.lines.slice(0, 2)).toEqual([`out:${agentUid}`, 'out:no-token']);
-    expect(Number(result.lines[2]!.slice(4))).toBeLessThanOrEqual(5);
+    const home = await mkdtemp('/var/tmp/loadplane-sandbox-home-');
+    const workRoot = await mkdtemp(join(scratch, 'runs-'));
+    const work = await mkdtemp(join(workRoot, 'run-'));
+    try {
+      await writeFile(join(home, 'token'), 'psk_agent-home-secret');
+      for (const path of [home, join(home, 'token'), workRoot, work]) await chown(path, agentUid, agentUid);
+      const bwrap = ['/usr/bin/bwrap', '/bin/bwrap'].find((path) => existsSync(path))!;
+      const unprivileged = bubblewrapSandbox({ bwrap, hide: [{ path: home, directory: true }, { path: '/run', directory: true }], readOnly: [], workRoot });
+      const script = `id -u; cat ${home}/token 2>/dev/null || echo no-token; ls -A ${home} | wc -l; ls /proc | grep -c '^[0-9]'; echo hi > out && echo wrote`;
+      const launch = unprivileged.command({ argv: ['sh', '-c', script], cwd: work, env });
+      const argv = asRoot ? ['setpriv', `--reuid=${agentUid}`, `--regid=${agentUid}`, '--clear-groups', ...launch.argv] : launch.argv;
+      const child = spawnSync(argv[0]!, argv.slice(1), { cwd: work, env: launch.env, encoding: 'utf8', timeout: 30_000 });
+      expect(child.stderr).toBe('');
+      const out = child.stdout.trim().split('\n');
+      expect(out.slice(0, 3)).toEqual([String(agentUid), 'no-token', '0']);
+      expect(Number(out[3])).toBeLessThanOrEqual(5);
+      expect(out[4]).toBe('wrote');
+      expect(child.status).toBe(0);
+    } finally {
+      await rm(home, { recursive: true, force: true });
+    }
   });
 });
