@@ -70,6 +70,7 @@ describe('bubblewrap arguments', () => {
     const line = args.join(' ');
     expect(line).toContain('--unshare-pid --unshare-ipc --die-with-parent --ro-bind / / --dev /dev --proc /proc --perms 1777 --tmpfs /tmp');
     expect(line).not.toContain('--unshare-net');
+    expect(line).toContain('--tmpfs /tmp --unshare-user --disable-userns'); // no uid to drop to: a user namespace
     expect(line).toContain('--tmpfs /root --tmpfs /srv/app --ro-bind /dev/null /etc/loadplane.env');
     expect(line).not.toContain('/srv/app/data'); // under /srv/app, masked already
     expect(line).not.toContain('/tmp/lp/data'); // under /tmp, a private tmpfs
@@ -84,8 +85,10 @@ describe('bubblewrap arguments', () => {
       hide: [{ path: '/opt/lp', directory: true }, { path: '/opt/lp/tools/secrets', directory: true }],
       readOnly: ['/opt/lp/tools'],
       workRoot: '/var/lib/lp-runs',
+      dropTo: { uid: 65534, gid: 65534, setpriv: '/usr/bin/setpriv' },
     }).join(' ');
     expect(args).toContain('--ro-bind /opt/lp/tools /opt/lp/tools --tmpfs /opt/lp/tools/secrets');
+    expect(args).not.toContain('--unshare-user'); // root drops to a uid instead (setpriv, in the command)
     expect(args.endsWith('--perms 0711 --tmpfs /var/lib/lp-runs')).toBe(true);
   });
 });
@@ -206,7 +209,7 @@ describe('an unprivileged agent', () => {
       for (const path of [home, join(home, 'token'), workRoot, work]) await chown(path, agentUid, agentUid);
       const bwrap = ['/usr/bin/bwrap', '/bin/bwrap'].find((path) => existsSync(path))!;
       const unprivileged = bubblewrapSandbox({ bwrap, hide: [{ path: home, directory: true }, { path: '/run', directory: true }], readOnly: [], workRoot });
-      const script = `id -u; cat ${home}/token 2>/dev/null || echo no-token; ls -A ${home} | wc -l; ls /proc | grep -c '^[0-9]'; echo hi > out && echo wrote`;
+      const script = `id -u; cat ${home}/token 2>/dev/null || echo no-token; ls -A ${home} | wc -l; ls /proc | grep -c '^[0-9]'; echo hi > out && echo wrote; unshare -U true 2>/dev/null || echo no-nested-userns`;
       const launch = unprivileged.command({ argv: ['sh', '-c', script], cwd: work, env });
       const argv = asRoot ? ['setpriv', `--reuid=${agentUid}`, `--regid=${agentUid}`, '--clear-groups', ...launch.argv] : launch.argv;
       const child = spawnSync(argv[0]!, argv.slice(1), { cwd: work, env: launch.env, encoding: 'utf8', timeout: 30_000 });
@@ -214,7 +217,7 @@ describe('an unprivileged agent', () => {
       const out = child.stdout.trim().split('\n');
       expect(out.slice(0, 3)).toEqual([String(agentUid), 'no-token', '0']);
       expect(Number(out[3])).toBeLessThanOrEqual(5);
-      expect(out[4]).toBe('wrote');
+      expect(out.slice(4)).toEqual(['wrote', 'no-nested-userns']);
       expect(child.status).toBe(0);
     } finally {
       await rm(home, { recursive: true, force: true });

@@ -44,6 +44,9 @@ export function bubblewrapBaseArgs(options: BubblewrapOptions): string[] {
     '--proc', '/proc',
     '--perms', '1777', '--tmpfs', '/tmp',
   ];
+  // Without root, bubblewrap works in a user namespace; the tool may not make another (defence in depth: the kernel
+  // already keeps the masks locked in any namespace it could make).
+  if (!options.dropTo) args.push('--unshare-user', '--disable-userns');
   // Parents first, and nothing under a path masked already (a mount there would only reveal the name).
   const hidden = [...options.hide].sort((a, b) => a.path.length - b.path.length);
   const masks: { path: string; directory: boolean }[] = [{ path: '/tmp', directory: true }];
