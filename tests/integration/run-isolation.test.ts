@@ -134,6 +134,8 @@ probe "/proc/$PPID/cwd/data/identity/realm-key.json"
 probe /proc/1/environ
 ls -A ${dataDir} 2>&1 | sed 's/^/data dir: /'
 echo "processes visible: $(ls /proc | grep -c '^[0-9]')"
+# Descriptors inherited from the agent would bypass every mask (an open database file, the service's sockets).
+for fd in /proc/$$/fd/*; do echo "fd $(basename $fd) -> $(readlink $fd)"; done
 env | sed 's/^/env: /'
 echo "probe done"
 `;
@@ -156,6 +158,17 @@ function expectNoSecret(log: string[]) {
   for (const [name, value] of secrets) expect({ name, leaked: text.includes(value) }).toEqual({ name, leaked: false });
   for (const variable of ['DATABASE_URL', 'SECRET_KEY', 'AUTH_CLIENT_SECRET', 'DATA_DIR', 'LOADPLANE_TOKEN', 'npm_']) {
     expect(log.filter((line) => line.startsWith(`env: ${variable}`))).toEqual([]);
+  }
+}
+
+/** stdin is /dev/null, stdout and stderr the agent's pipes (sockets under Bun); the rest is the shell's own. */
+function expectNoInheritedDescriptor(log: string[]) {
+  const descriptors = log.filter((line) => line.startsWith('fd ')).map((line) => /^fd (\d+) -> (.*)$/.exec(line)!.slice(1));
+  expect(descriptors.find(([fd]) => fd === '0')).toEqual(['0', '/dev/null']);
+  for (const [fd, target] of descriptors) {
+    if (fd === '0') continue;
+    const own = ['1', '2'].includes(fd) ? /^(socket|pipe):/ : /^pipe:|\/script$/; // the loop's $(...) and the script sh reads
+    expect({ fd, target, inherited: !own.test(target!) }).toEqual({ fd, target, inherited: false });
   }
 }
 
@@ -184,6 +197,7 @@ describe('a member\'s custom script cannot reach the instance\'s secrets', () =>
     // What the run needs did arrive.
     expect(stored.some((line) => line.startsWith('env: LOADPLANE_TASK_ID='))).toBe(true);
     expect(stored.some((line) => line.startsWith('env: PATH='))).toBe(true);
+    expectNoInheritedDescriptor(stored);
   }, 60_000);
 
   test('on a remote agent (npm run agent): the same sandbox, and the agent\'s own token stays out of reach', async () => {
@@ -199,5 +213,6 @@ describe('a member\'s custom script cannot reach the instance\'s secrets', () =>
     expect(stored).toContain(`DENIED /proc/${remote.pid}/cmdline`);
     expect(stored).toContain(`DENIED /proc/${remote.pid}/environ`);
     expect(stored).toContain(`DENIED ${dataDir}/identity/realm-key.json`);
+    expectNoInheritedDescriptor(stored);
   }, 60_000);
 });
