@@ -3,6 +3,9 @@ FROM node:20-bookworm-slim
 
 WORKDIR /app
 
+# bubblewrap: the agents' tool sandbox (README, "Run isolation"); without it the local agent offers no tool.
+RUN apt-get update && apt-get install -y --no-install-recommends bubblewrap && rm -rf /var/lib/apt/lists/*
+
 # Dependencies first, so the layer is reused while only sources change. Bun is a dev dependency, so the
 # install keeps dev dependencies (NODE_ENV is set to production only afterwards).
 COPY package.json package-lock.json ./

@@ -12,9 +12,10 @@
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { resolveK6Binary } from '../adapters/agent/start-node-agent.ts';
 import { waitForQuietMachine } from './cpu.ts';
+import { type CountingTarget, startCountingTarget } from './runs/counting-target.ts';
 import { machineDescription } from './machine.ts';
 import {
   cpuMeter,
@@ -40,40 +41,10 @@ const legs = flags.legs.split(',') as Leg[];
 type Leg = 'alone' | 'json' | 'agent' | 'csv' | 'lean';
 for (const leg of legs) if (!['alone', 'json', 'agent', 'csv', 'lean'].includes(leg)) throw new Error(`unknown leg ${leg}`);
 const k6 = resolveK6Binary();
-const bun = resolve(process.execPath);
 // The agent's own baseEnv: k6 alone sees the same environment.
 const baseEnv = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', LANG: 'C.UTF-8' };
 
-interface Target {
-  url: string;
-  pid: number;
-  reset(): Promise<void>;
-  count(): Promise<{ requests: number; firstAt: number; lastAt: number }>;
-  stop(): Promise<void>;
-}
-
-async function startTarget(): Promise<Target> {
-  const proc = Bun.spawn([bun, resolve(import.meta.dir, 'runs/http-target.ts')], { stdout: 'pipe', stderr: 'inherit' });
-  const reader = proc.stdout.getReader();
-  let text = '';
-  while (!text.includes('\n')) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error('the target exited before printing its port');
-    text += new TextDecoder().decode(value);
-  }
-  reader.releaseLock();
-  const url = `http://127.0.0.1:${Number(text.trim())}`;
-  return {
-    url,
-    pid: proc.pid,
-    reset: async () => void (await (await fetch(`${url}/__reset`)).text()),
-    count: async () => (await (await fetch(`${url}/__count`)).json()) as { requests: number; firstAt: number; lastAt: number },
-    async stop() {
-      proc.kill('SIGTERM');
-      await proc.exited;
-    },
-  };
-}
+type Target = CountingTarget;
 
 interface LegResult {
   leg: Leg;
@@ -151,7 +122,7 @@ const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.le
 async function main() {
   const machine = machineDescription();
   const k6Version = Bun.spawnSync([k6, 'version']).stdout.toString().trim();
-  const target = await startTarget();
+  const target = await startCountingTarget();
   const runs = await startRunsService();
   const { agent } = await startBenchAgent(runs, 'k6-overhead');
   const results: LegResult[] = [];

@@ -7,13 +7,14 @@
 #   bash bench/run.sh profile-list     # diagnostic: CPU profile of the server under load (not run by default)
 #   bash bench/run.sh dispatch | log-path | k6-overhead   # the run path (docs/benchmarks.md, "Runs"); not run by default
 #   bash bench/run.sh fleet | backlog   # many agents on one process; dispatch behind 1,000 pending tasks; not run by default
+#   bash bench/run.sh sandbox          # the tool sandbox's cost: k6 and custom, sandboxed vs not; start latency; not run by default
 #
 # Results are recorded by hand in docs/benchmarks.md together with the command that produced them.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
 BUN=./node_modules/.bin/bun
-BENCHMARKS=(auth-list list-breakdown profile-list dispatch log-path k6-overhead fleet backlog)
+BENCHMARKS=(auth-list list-breakdown profile-list dispatch log-path k6-overhead fleet backlog sandbox)
 DEFAULT=(auth-list list-breakdown)
 
 usage() {
@@ -26,6 +27,7 @@ usage() {
   echo "  k6-overhead    [--vus 20] [--duration 15s] [--rounds 3] [--legs alone,json,agent]" >&2
   echo "  fleet          [postgres|pglite] [--agents 10000] [--stages 100,1000] [--workers 2] [--runs 200] [--rest 30] [--profile DIR]" >&2
   echo "  backlog        [--workspaces 100] [--per-workspace 10] [--runs 100] [--profile DIR]" >&2
+  echo "  sandbox        [--vus 10] [--duration 10s] [--rounds 3] [--iterations 40] [--e2e 15]" >&2
   echo "  without arguments: ${DEFAULT[*]}" >&2
 }
 

@@ -13,6 +13,7 @@ describe('loadConfig', () => {
       authClientId: 'loadplane',
       webhookAllowHosts: [],
       localAgent: true,
+      agentSandbox: 'on',
       defaultPlan: 'enterprise',
     });
     expect(config.databaseUrl).toBeUndefined();
@@ -32,12 +33,20 @@ describe('loadConfig', () => {
     [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL is invalid'],
     [{ DEFAULT_PLAN: 'gold' }, 'DEFAULT_PLAN is invalid'],
     [{ LOCAL_AGENT: 'maybe' }, 'LOCAL_AGENT must be true or false'],
+    [{ AGENT_SANDBOX: 'partly' }, 'AGENT_SANDBOX must be true or false (on or off)'],
     [{ PUBLIC_URL: 'localhost:8080' }, 'PUBLIC_URL'],
     [{ SECRET_KEY: 'short' }, 'SECRET_KEY is invalid'],
     [{ BOOTSTRAP_ADMIN_PASSWORD: 'long-enough-password' }, 'BOOTSTRAP_ADMIN_USERNAME is not'],
   ])('%p is refused naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  test('AGENT_SANDBOX: on by default, off only when asked', () => {
+    expect(loadConfig({ AGENT_SANDBOX: 'off' }).agentSandbox).toBe('off');
+    expect(loadConfig({ AGENT_SANDBOX: 'false' }).agentSandbox).toBe('off');
+    expect(loadConfig({ AGENT_SANDBOX: 'on' }).agentSandbox).toBe('on');
+    expect(loadConfig({ AGENT_SANDBOX: ' ' }).agentSandbox).toBe('on');
   });
 
   test('a refused secret is not echoed', () => {

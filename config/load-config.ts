@@ -25,7 +25,7 @@ function parseBoolean(env: Env, name: string, fallback: boolean): boolean {
   if (raw === undefined) return fallback;
   if (['true', '1', 'yes', 'on'].includes(raw)) return true;
   if (['false', '0', 'no', 'off'].includes(raw)) return false;
-  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+  throw new ConfigError(`${name} must be true or false (on or off), got "${raw}"`);
 }
 
 const parseList = (raw: string | undefined) =>
@@ -54,6 +54,7 @@ export function loadConfig(env: Env): Readonly<Config> {
     secretKey: blankToUndefined(env.SECRET_KEY),
     webhookAllowHosts: parseList(env.WEBHOOK_ALLOW_HOSTS),
     localAgent: parseBoolean(env, 'LOCAL_AGENT', databaseUrl === undefined),
+    agentSandbox: parseBoolean(env, 'AGENT_SANDBOX', true) ? 'on' : 'off',
     smtpUrl: blankToUndefined(env.SMTP_URL),
     defaultPlan: blankToUndefined(env.DEFAULT_PLAN) ?? 'enterprise',
     plugins: parseList(env.LOADPLANE_PLUGINS),

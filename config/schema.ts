@@ -19,6 +19,8 @@ export const ConfigSchema = Type.Object({
   secretKey: Type.Optional(Type.String({ minLength: 32, description: 'SECRET_KEY' })),
   webhookAllowHosts: Type.Array(Type.String({ minLength: 1 }), { description: 'WEBHOOK_ALLOW_HOSTS' }),
   localAgent: Type.Boolean({ description: 'LOCAL_AGENT' }),
+  /** `on`: the local agent's tools run in the bubblewrap sandbox, or not at all; `off`: unisolated (the operator's risk). */
+  agentSandbox: Type.Union([Type.Literal('on'), Type.Literal('off')], { description: 'AGENT_SANDBOX' }),
   smtpUrl: Type.Optional(Type.String({ pattern: '^smtps?://', description: 'SMTP_URL' })),
   defaultPlan: Type.Union(
     plans.map((plan) => Type.Literal(plan)),

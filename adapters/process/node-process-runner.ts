@@ -1,18 +1,22 @@
 /**
  * The process runner on Bun (and Node) with node:child_process: each tool runs in its own process group so one signal
- * reaches the tool and everything it started (k6, a shell script's children).
+ * reaches the tool and everything it started (k6, a shell script's children), inside the tool sandbox it is given.
  */
 import { spawn as spawnChild } from 'node:child_process';
-import { constants } from 'node:fs';
+import { constants, existsSync } from 'node:fs';
 import { access, chmod, mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, isAbsolute, join, normalize, resolve, sep } from 'node:path';
 import type { ProcessRunner, RunningProcess, SpawnOptions } from '../../core/ports/process-runner.ts';
 import { tailFile } from './file-tail.ts';
 import { defaultMaxLineLength, LineSplitter } from './line-splitter.ts';
+import { type Signal, signalGroup, signalGroupButLeader } from './process-group.ts';
+import { type ToolSandbox, unsandboxed } from './sandbox/tool-sandbox.ts';
 
 export interface NodeProcessRunnerOptions {
-  /** Where work directories go (default: the OS temp dir). */
+  /** Where tools run (default: no sandbox; the agent opens one with openToolSandbox). */
+  sandbox?: ToolSandbox;
+  /** Where work directories go (default: the sandbox's work root, else the OS temp dir). */
   tmpRoot?: string;
   /** The PATH `which` searches (default: this process's PATH). */
   searchPath?: string;
@@ -23,17 +27,6 @@ export interface NodeProcessRunnerOptions {
    */
   drainGraceMs?: number;
   tailPollMs?: number;
-}
-
-type Signal = 'SIGTERM' | 'SIGKILL' | 'SIGINT';
-
-function signalGroup(pid: number, signal: Signal): void {
-  try {
-    // A negative pid addresses the process group; the child leads its own (detached: true means setsid()).
-    process.kill(-pid, signal);
-  } catch {
-    // ESRCH: the whole group is gone already.
-  }
 }
 
 async function isExecutableFile(path: string): Promise<boolean> {
@@ -70,6 +63,21 @@ export function createNodeProcessRunner(options: NodeProcessRunnerOptions = {}):
   const maxLineLength = options.maxLineLength ?? defaultMaxLineLength;
   const drainGraceMs = options.drainGraceMs ?? 2_000;
   const searchPath = options.searchPath ?? process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin';
+  const sandbox = options.sandbox ?? unsandboxed;
+  // SIGTERM must reach the tool, not only the sandbox's monitor (see ToolSandbox.monitorLeadsGroup); SIGKILL ends all.
+  const signalTool = (pid: number, signal: Signal) =>
+    sandbox.monitorLeadsGroup && signal !== 'SIGKILL' ? signalGroupButLeader(pid, signal) : signalGroup(pid, signal);
+
+  async function which(program: string): Promise<string | null> {
+    if (!program) return null;
+    if (program.includes('/')) return (await isExecutableFile(program)) ? resolve(program) : null;
+    for (const dir of searchPath.split(delimiter)) {
+      if (!dir) continue;
+      const candidate = join(dir, program);
+      if (await isExecutableFile(candidate)) return candidate;
+    }
+    return null;
+  }
 
   async function spawn({ argv, cwd, env, onLine }: SpawnOptions): Promise<RunningProcess> {
     if (argv.length === 0 || !argv[0]) throw new Error('cannot start a process: empty argv');
@@ -79,9 +87,16 @@ export function createNodeProcessRunner(options: NodeProcessRunnerOptions = {}):
       throw new Error(`cannot start ${argv[0]}: working directory ${cwd} does not exist`);
     }
 
+    // Inside a sandbox a missing program would only be bwrap's exit 1: say so before, as an unsandboxed spawn does.
+    const checkable = !argv[0].includes('/') || isAbsolute(argv[0]);
+    if (sandbox.kind !== 'none' && checkable && !(await which(argv[0]))) {
+      throw describeSpawnError(argv, cwd, Object.assign(new Error('not found'), { code: existsSync(argv[0]) ? 'EACCES' : 'ENOENT' }));
+    }
+    // No stdin and a session of its own (detached: setsid()), so no controlling terminal a tool could inject input into.
+    const launch = sandbox.command({ argv, cwd, env });
     let child: ReturnType<typeof spawnChild>;
     try {
-      child = spawnChild(argv[0], argv.slice(1), { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+      child = spawnChild(launch.argv[0]!, launch.argv.slice(1), { cwd, env: launch.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     } catch (error) {
       throw describeSpawnError(argv, cwd, error as NodeJS.ErrnoException);
     }
@@ -138,14 +153,14 @@ export function createNodeProcessRunner(options: NodeProcessRunnerOptions = {}):
       });
     });
 
-    return { pid, exited, kill: (signal = 'SIGTERM') => signalGroup(pid, signal) };
+    return { pid, exited, kill: (signal = 'SIGTERM') => signalTool(pid, signal) };
   }
 
   return {
     spawn,
 
     async makeWorkDir(files, executables = []) {
-      const root = options.tmpRoot ?? tmpdir();
+      const root = options.tmpRoot ?? sandbox.workRoot ?? tmpdir();
       const path = await mkdtemp(join(root, 'loadplane-run-'));
       await chmod(path, 0o700); // mkdtemp already does, but a umask or an odd tmp must not widen it
       const remove = () => rm(path, { recursive: true, force: true });
@@ -159,6 +174,7 @@ export function createNodeProcessRunner(options: NodeProcessRunnerOptions = {}):
           // chmod after writing: the `mode` of writeFile is filtered through the umask.
           await chmod(target, executable.has(relative) ? 0o700 : 0o600);
         }
+        await sandbox.prepareWorkDir(path);
       } catch (error) {
         await remove();
         throw error;
@@ -170,15 +186,6 @@ export function createNodeProcessRunner(options: NodeProcessRunnerOptions = {}):
       return tailFile(path, onLine, { pollMs: options.tailPollMs, maxLineLength });
     },
 
-    async which(program) {
-      if (!program) return null;
-      if (program.includes('/')) return (await isExecutableFile(program)) ? resolve(program) : null;
-      for (const dir of searchPath.split(delimiter)) {
-        if (!dir) continue;
-        const candidate = join(dir, program);
-        if (await isExecutableFile(candidate)) return candidate;
-      }
-      return null;
-    },
+    which,
   };
 }

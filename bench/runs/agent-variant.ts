@@ -7,8 +7,10 @@
  */
 import { parseArgs } from 'node:util';
 import { detectSystem } from '../../adapters/agent/system-info.ts';
-import { createNodeProcessRunner } from '../../adapters/process/node-process-runner.ts';
-import { agentVersion, bunSocket, loadToolPlugins, resolveK6Binary } from '../../adapters/agent/start-node-agent.ts';
+import { parseSandboxMode } from '../../adapters/process/sandbox/open-tool-sandbox.ts';
+import { toolsUnderSandbox } from '../../adapters/agent/sandbox-policy.ts';
+import { toolBaseEnv } from '../../adapters/agent/tool-env.ts';
+import { agentVersion, bunSocket, createAgentRunner, loadToolPlugins, resolveK6Binary } from '../../adapters/agent/start-node-agent.ts';
 import { startAgent } from '../../core/agent/agent.ts';
 import { loadToolCapability } from '../../core/capabilities/load-tool.ts';
 import { createConsoleLogger } from '../../core/kernel/console-logger.ts';
@@ -25,14 +27,16 @@ const { values } = parseArgs({
 
 
 const logger = createConsoleLogger('info', { component: 'agent' });
-const runner = createNodeProcessRunner();
+// The same tool sandbox as the real agent (AGENT_SANDBOX, default on), so the variant differs in its batch window only.
+const k6Binary = resolveK6Binary();
+const { runner, sandbox, refusal } = await createAgentRunner({ mode: parseSandboxMode(process.env.AGENT_SANDBOX) ?? 'on', k6Binary });
 const kernel = await createKernel({
   plugins: await loadPlugins(loadToolPlugins, builtinPlugins),
   logger,
   provided: [[programLookupPort, runner.which]],
-  pluginConfig: { 'load-tool-k6': { binary: resolveK6Binary() } },
+  pluginConfig: { 'load-tool-k6': { binary: k6Binary } },
 });
-const tools = new Map(kernel.getAll(loadToolCapability).map((tool) => [tool.tool, tool]));
+const tools = toolsUnderSandbox(new Map(kernel.getAll(loadToolCapability).map((tool) => [tool.tool, tool])), { sandbox, refusal }, logger);
 const agent = startAgent({
   serverUrl: values.server!,
   token: values.token!,
@@ -40,7 +44,7 @@ const agent = startAgent({
   version: agentVersion,
   tools,
   runner,
-  baseEnv: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', LANG: 'C.UTF-8' },
+  baseEnv: toolBaseEnv(process.env),
   logger,
   connect: bunSocket,
   logBatchMillis: Number(values['batch-ms'] ?? 50),
@@ -48,5 +52,6 @@ const agent = startAgent({
 process.on('SIGTERM', async () => {
   await agent.stop();
   await kernel.stop();
+  await sandbox?.dispose();
   process.exit(0);
 });

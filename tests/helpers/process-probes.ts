@@ -1,5 +1,5 @@
 /** Probes for tests that start processes: is a process (group) still alive, and a bounded wait for a condition. */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 /** True while any process of the group `pid` leads is alive (signal 0 probes without signalling). */
 export function groupAlive(pid: number): boolean {
@@ -34,3 +34,25 @@ export async function waitFor(check: () => boolean, timeoutMs = 5_000) {
     await Bun.sleep(20);
   }
 }
+
+/**
+ * The pid of a process whose command line holds `argument` (a `sleep 300.123456` with a random fraction), then its
+ * parent's, as seen from outside: a tool in the sandbox has its own pid namespace and /tmp, so its `$!` means nothing
+ * to the test. Empty while there is none.
+ */
+export function processTreeOf(argument: string): number[] {
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (!readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').includes(argument)) continue;
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      return [Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1])];
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return [];
+}
+
+/** A `sleep` argument no other process has: 300 seconds and a random fraction. */
+export const uniqueSleep = () => `300.${Math.floor(Math.random() * 1e6)}`;

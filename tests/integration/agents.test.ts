@@ -1,10 +1,10 @@
 /** Agents as real processes against a real server: one run on two machines (merged percentiles), cancel, an agent killed, the server restarted. */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type AgentProcess, startAgentProcess } from '../helpers/agent-process.ts';
+import { processTreeOf, uniqueSleep } from '../helpers/process-probes.ts';
 import { passwordGrant, type ServiceProcess, startServiceProcess } from '../helpers/service-process.ts';
 import { readSse } from '../helpers/stream-clients.ts';
 
@@ -106,12 +106,12 @@ echo "machine $LOADPLANE_MACHINE_INDEX of $LOADPLANE_MACHINE_COUNT done"
   }, 60_000);
 
   test('cancel kills the whole process tree and the task ends cancelled', async () => {
-    const pidFile = join(dataDir, `pids-${crypto.randomUUID()}`);
-    const script = `#!/bin/sh\nsleep 300 &\necho "$$ $!" > ${pidFile}\necho started\nwait\n`;
+    // The script runs in its own pid namespace and /tmp (the tool sandbox): its $$ and $! mean nothing out here, so
+    // the tree is found from outside, by a sleep with a unique argument and that sleep's parent, the script's shell.
+    const marker = uniqueSleep();
+    const script = `#!/bin/sh\nsleep ${marker} &\necho started\nwait\n`;
     const id = await runScript(script);
-    await waitFor(async () => existsSync(pidFile), Boolean);
-    await Bun.sleep(200);
-    const pids = (await readFile(pidFile, 'utf8')).trim().split(' ').map(Number);
+    const pids = await waitFor(async () => processTreeOf(marker), (found) => found.length === 2);
     const cancelled = await api(`/tasks/${id}`, { method: 'DELETE' });
     expect(cancelled.status).toBe(204);
     expect((await task(id)).status).toBe('cancelled');

@@ -5,13 +5,12 @@
  * streams and sockets carry on. Tokens from A work on B; B shows A's agent online for longer than a presence lease.
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test';
-import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type AgentProcess, startAgentProcess } from '../helpers/agent-process.ts';
 import { POSTGRES_SKIP_MESSAGE, type PostgresServer, startPostgresServer } from '../helpers/postgres-server.ts';
-import { processAlive } from '../helpers/process-probes.ts';
+import { processAlive, processTreeOf, uniqueSleep } from '../helpers/process-probes.ts';
 import { passwordGrant, type ServiceProcess, startServiceProcess } from '../helpers/service-process.ts';
 import { readSse, readWebSocket } from '../helpers/stream-clients.ts';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.ts';
@@ -149,10 +148,10 @@ test('a run started on B runs on A\'s agent; SSE and WebSocket on B see every li
 
 test('cancel on B stops the tool on A\'s agent', async () => {
   if (!requirePostgres()) return;
-  const pidFile = join(scratch, 'pid');
-  const id = await startOn(b, `#!/bin/sh\necho started\nsleep 300 &\necho "$!" > ${pidFile}\nwait\n`);
-  await waitFor(async () => existsSync(pidFile) && (await readFile(pidFile, 'utf8')).endsWith('\n'), Boolean);
-  const pid = Number((await readFile(pidFile, 'utf8')).trim());
+  // The tool runs in its own pid namespace (the sandbox): find its sleep from outside by a unique argument.
+  const marker = uniqueSleep();
+  const id = await startOn(b, `#!/bin/sh\necho started\nsleep ${marker} &\nwait\n`);
+  const [pid] = await waitFor(async () => processTreeOf(marker), (found) => found.length === 2);
   expect(processAlive(pid)).toBe(true);
   const stream = sse(b, id);
   expect((await call(b, `/tasks/${id}`, { method: 'DELETE' })).status).toBe(204);

@@ -2,12 +2,15 @@
 import { parseArgs } from 'node:util';
 import { startNodeAgent } from '../../agent/start-node-agent.ts';
 import { createConsoleLogger } from '../../../core/kernel/console-logger.ts';
+import { parseSandboxMode } from '../../process/sandbox/open-tool-sandbox.ts';
 
 const usage = `usage: npm run agent -- --server URL --token psk_... [--name NAME] [--hostname HOST]
   --server    the Loadplane origin, e.g. https://loadplane.example.com (env LOADPLANE_SERVER)
   --token     an API token with scopes machines:write and runs:write (env LOADPLANE_TOKEN)
   --name      display name of this machine (default: its hostname)
-  --hostname  register under this hostname (default: the system's)`;
+  --hostname  register under this hostname (default: the system's)
+  --sandbox   on (default): tools run in a bubblewrap sandbox, or not at all; off: without isolation, at your
+              own risk (env AGENT_SANDBOX)`;
 
 const { values } = parseArgs({
   args: process.argv.slice(2),
@@ -16,6 +19,7 @@ const { values } = parseArgs({
     token: { type: 'string' },
     name: { type: 'string' },
     hostname: { type: 'string' },
+    sandbox: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   },
   strict: true,
@@ -30,12 +34,18 @@ if (!server || !/^https?:\/\//.test(server) || !token?.startsWith('psk_')) {
   console.error(`loadplane agent: --server (http or https URL) and --token (psk_...) are required\n${usage}`);
   process.exit(2);
 }
+const sandbox = parseSandboxMode(values.sandbox ?? process.env.AGENT_SANDBOX);
+if (!sandbox) {
+  console.error(`loadplane agent: --sandbox (or AGENT_SANDBOX) must be on or off, got "${values.sandbox ?? process.env.AGENT_SANDBOX}"\n${usage}`);
+  process.exit(2);
+}
 const logger = createConsoleLogger((process.env.LOG_LEVEL as 'info') ?? 'info', { component: 'agent' });
 const agent = await startNodeAgent({
   serverUrl: server,
   token,
   logger,
   system: { ...(values.name ? { name: values.name } : {}), ...(values.hostname ? { hostname: values.hostname } : {}) },
+  sandbox,
   // The machine was deleted in the service: exit non-zero, so a supervisor shows it rather than looping.
   onRetired: () => process.exit(3),
 });

@@ -55,6 +55,9 @@ async function main() {
         token: await provisionLocalAgentToken(service.database, service.bootstrapWorkspaceId),
         logger: logger.child({ component: 'local-agent' }),
         system: { name: 'local agent' },
+        // Its tools run beside the service: they must not read its data (keys, secrets, the database files).
+        sandbox: config.agentSandbox,
+        hide: [config.dataDir],
       })
     : null;
 

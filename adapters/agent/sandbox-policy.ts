@@ -1,0 +1,27 @@
+/**
+ * Which tools an agent offers, given its tool sandbox: all it can run when they are isolated (or when the operator
+ * turned isolation off), none when isolation was asked for and is impossible here. Every tool runs the user's code
+ * with file access (a custom script; k6's open() reads any file), so none is safe to run unisolated by default.
+ */
+import type { Logger } from '../../core/kernel/logger.ts';
+import type { ToolSandbox } from '../process/sandbox/tool-sandbox.ts';
+
+export function toolsUnderSandbox<T>(
+  tools: ReadonlyMap<string, T>,
+  opened: { sandbox: ToolSandbox | null; refusal: string | null },
+  logger: Logger,
+): Map<string, T> {
+  if (opened.refusal || !opened.sandbox) {
+    logger.error('tools refused: runs cannot be isolated on this machine, so this agent offers no tool', {
+      refused: [...tools.keys()],
+      reason: opened.refusal ?? 'no sandbox',
+    });
+    return new Map();
+  }
+  if (opened.sandbox.kind === 'none') {
+    logger.warn('AGENT_SANDBOX=off: tools run without isolation and can read everything this agent can', { tools: [...tools.keys()] });
+  } else {
+    logger.info('tools run in a sandbox', { tools: [...tools.keys()], sandbox: opened.sandbox.summary });
+  }
+  return new Map(tools);
+}
