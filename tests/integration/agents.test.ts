@@ -51,7 +51,8 @@ beforeAll(async () => {
     BOOTSTRAP_ADMIN_USERNAME: 'admin',
     BOOTSTRAP_ADMIN_PASSWORD: 'agents-admin-password',
     AUTH_CLIENT_SECRET: 'agents-client-secret',
-    AGENT_GRACE_SECONDS: '3',
+    // Long enough for a restart (about 1.5 s) plus the agent's jittered backoff (0.5, 1, 2 s) to fit, short enough to wait out.
+    AGENT_GRACE_SECONDS: '6',
     PUBLIC_URL: 'http://loadplane.test:8080',
   };
   server = await startServiceProcess({ env });
@@ -152,7 +153,7 @@ echo "machine $LOADPLANE_MACHINE_INDEX of $LOADPLANE_MACHINE_COUNT done"
     server = await server.restart();
     await agents[0]!.registered(2);
     const final = await waitFor(() => task(id), (t) => t.status === 'completed' || t.status === 'failed', 30_000);
-    expect(final.status).toBe('completed');
+    expect(final.status, JSON.stringify(final)).toBe('completed');
     const logs = await readSse(await fetch(`${server.url}/api/v1/tasks/${id}/log-stream?after=0`, { headers: { authorization: `Bearer ${jwt}` } }));
     const texts = logs.events.filter((e) => e.data.type === 'log').map((e) => e.data.text);
     expect(texts).toEqual(Array.from({ length: 40 }, (_, i) => `tick ${i + 1}`));
