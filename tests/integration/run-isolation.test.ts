@@ -77,8 +77,14 @@ beforeAll(async () => {
   // Her first call signs her in (a profile, a workspace of her own); then the owner adds her as a plain member.
   const me = await fetch(`${service.url}/api/v1/auth/me`, { headers: { authorization: `Bearer ${mallory}` } });
   expect(me.status).toBe(200);
-  const added = await api<{ role: string }>(admin, '/members', { json: { user: 'mallory', role: 'member' } });
+  const added = await api<{ id: string; role: string }>(admin, '/members', { json: { user: 'mallory', role: 'member' } });
   expect(added).toMatchObject({ status: 201, body: { role: 'member' } });
+  // She accepts the invitation (in her own workspace's context: she is not a member of the first one yet).
+  const accepted = await fetch(`${service.url}/api/v1/auth/me/invitations/${added.body.id}/accept`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${mallory}` },
+  });
+  expect(accepted.status).toBe(200);
   const workspace = await api<{ role: string }>(mallory, '/workspace');
   expect(workspace.body.role).toBe('member');
 
