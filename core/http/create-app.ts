@@ -12,6 +12,7 @@ import { agentRoutes } from './routes/agent.ts';
 import { apiTokenRoutes } from './routes/api-tokens.ts';
 import { authRoutes } from './routes/auth.ts';
 import { configRoutes } from './routes/configs.ts';
+import { webhookRoutes } from './routes/webhooks.ts';
 import { machineRoutes } from './routes/machines.ts';
 import { taskRoutes } from './routes/tasks.ts';
 import { testRoutes } from './routes/tests.ts';
@@ -75,6 +76,7 @@ export function createApp(options: AppOptions) {
       .use(workspaceRoutes(options))
       .use(taskRoutes(options))
       .use(configRoutes(options))
+      .use(webhookRoutes(options))
       .use(agentRoutes(options)),
   );
 }

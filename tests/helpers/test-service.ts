@@ -11,6 +11,8 @@ import { changeFeedForConfig, pubSubForConfig } from '../../adapters/pubsub/chan
 import { createDiskDataFiles } from '../../adapters/files/disk-data-files.ts';
 import { createPackageStaticAssets } from '../../adapters/files/package-static-assets.ts';
 import { startPostgresServer } from './postgres-server.ts';
+import { createNodeDnsResolver } from '../../adapters/net/node-dns-resolver.ts';
+import { createNodeWebhookTransport } from '../../adapters/net/node-webhook-transport.ts';
 
 export const adminPassword = 'admin-password-for-tests';
 
@@ -41,6 +43,8 @@ export interface TestServiceOptions {
   keepDataDir?: boolean;
   /** The port `listen()` will use (PUBLIC_URL follows it); pick one with freePort(). */
   port?: number;
+  /** Extra boot options (a job queue, a clock-driven plugin config). */
+  boot?: Partial<BootOptions>;
 }
 
 export const usesPostgres = () => Boolean(process.env.DATABASE_URL);
@@ -85,6 +89,10 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     assets: createPackageStaticAssets(),
     openDatabase: openDb,
     fetch: () => Promise.reject(new Error('tests make no network calls')),
+    // Webhooks reach only what WEBHOOK_ALLOW_HOSTS allows (a loopback receiver in the tests that set it).
+    dnsResolver: createNodeDnsResolver(),
+    webhookTransport: createNodeWebhookTransport(),
+    ...options.boot,
     pluginConfigOverrides: { 'identity-embedded': { passwordIterations: 1000 } },
   });
 

@@ -5,5 +5,6 @@ import { Migration0003Runs } from './0003-runs.ts';
 import { Migration0004RunLifecycle } from './0004-run-lifecycle.ts';
 import { Migration0005ServiceSecrets } from './0005-service-secrets.ts';
 import { Migration0007LogStorage } from './0007-log-storage.ts';
+import { Migration0008Webhooks } from './0008-webhooks.ts';
 
-export const coreMigrations = [Migration0001Foundation, Migration0002Access, Migration0003Runs, Migration0004RunLifecycle, Migration0005ServiceSecrets, Migration0007LogStorage];
+export const coreMigrations = [Migration0001Foundation, Migration0002Access, Migration0003Runs, Migration0004RunLifecycle, Migration0005ServiceSecrets, Migration0007LogStorage, Migration0008Webhooks];

@@ -1,0 +1,197 @@
+/**
+ * The webhook delivery worker: fans the outbox out into deliveries, claims due deliveries under a lease (SKIP LOCKED,
+ * so two workers or replicas never take the same attempt), checks the URL again, signs, sends, and records the
+ * attempt with the retry schedule. A worker that dies mid-attempt leaves its lease to expire; the next collector then
+ * sends again (the only case of a duplicate).
+ */
+import { formatIp } from '../../domain/ip-address.ts';
+import type { SecretBox } from '../../domain/secret-box.ts';
+import { nextAttemptAfterFailure } from '../../domain/webhook-retry.ts';
+import { signatureHeader } from '../../domain/webhook-signature.ts';
+import type { Logger } from '../../kernel/logger.ts';
+import type { Database } from '../../ports/database.ts';
+import type { WebhookPostResult, WebhookTransport } from '../../ports/webhook-transport.ts';
+import { sqlOf, transaction } from '../sql.ts';
+import { fanOutOutbox } from './outbox-fanout.ts';
+import type { OutboundUrlGuard } from './outbound-url-guard.ts';
+
+export interface DeliveryWorkerOptions {
+  db: Database;
+  guard: OutboundUrlGuard;
+  transport: WebhookTransport;
+  secrets: SecretBox;
+  publicUrl: string;
+  logger: Logger;
+  /** The clock of attempts and schedules (tests move it). */
+  now?: () => Date;
+  /** How long a claim holds: well above the send timeout, so only a dead or frozen worker loses it. */
+  leaseMillis?: number;
+  timeoutMillis?: number;
+  /** Deliveries claimed and sent at once. */
+  batch?: number;
+  userAgent?: string;
+}
+
+interface Claimed {
+  id: string;
+  webhook_id: string;
+  event: string;
+  url: string;
+  secret_box: string;
+  body: string;
+}
+
+export const maxResponseExcerptBytes = 2048;
+
+/** Outcome of one attempt as stored: success only for a 2xx answer; redirects are not followed and count as failures. */
+export function judge(result: WebhookPostResult, timeoutMillis: number): { ok: boolean; status: number | null; error: string | null; excerpt: string | null } {
+  if (result.kind === 'timeout') return { ok: false, status: null, error: `no answer within ${timeoutMillis / 1000} s`, excerpt: null };
+  if (result.kind === 'error') return { ok: false, status: null, error: `connection error: ${result.message}`, excerpt: null };
+  // PostgreSQL text cannot hold NUL; an excerpt is for reading, not a faithful copy.
+  const excerpt = result.excerpt.replaceAll('\u0000', '\uFFFD') || null;
+  if (result.status >= 200 && result.status < 300) return { ok: true, status: result.status, error: null, excerpt };
+  const error = result.status >= 300 && result.status < 400 ? `redirect (${result.status}) not followed` : `answered ${result.status}`;
+  return { ok: false, status: result.status, error, excerpt };
+}
+
+export function createDeliveryWorker(options: DeliveryWorkerOptions) {
+  const now = options.now ?? (() => new Date());
+  const leaseMillis = options.leaseMillis ?? 60_000;
+  const timeoutMillis = options.timeoutMillis ?? 10_000;
+  const batch = options.batch ?? 50;
+  const userAgent = options.userAgent ?? 'Loadplane-Webhooks/1';
+  const db = options.db;
+  let stopped = false;
+
+  async function claim(): Promise<{ leaseId: string; rows: Claimed[] }> {
+    const leaseId = crypto.randomUUID();
+    const at = now();
+    const claimed = await sqlOf(db).all<{ id: string }>(
+      `update webhook_deliveries set lease_id = ?, lease_until = ?
+       where id in (
+         select d.id from webhook_deliveries d join webhooks w on w.id = d.webhook_id
+         where d.state = 'waiting' and d.next_attempt_at <= ? and (d.lease_until is null or d.lease_until < ?)
+           and (w.enabled or d.event = 'test.ping')
+         order by d.next_attempt_at, d.id limit ? for update of d skip locked)
+       returning id`,
+      [leaseId, new Date(at.getTime() + leaseMillis), at, at, batch],
+    );
+    if (claimed.length === 0) return { leaseId, rows: [] };
+    const rows = await sqlOf(db).all<Claimed>(
+      `select d.id, d.webhook_id, d.event, w.url, w.secret_box, e.body from webhook_deliveries d
+       join webhooks w on w.id = d.webhook_id join webhook_events e on e.id = d.event_id
+       where d.lease_id = ?`,
+      [leaseId],
+    );
+    return { leaseId, rows };
+  }
+
+  async function attempt(delivery: Claimed, leaseId: string): Promise<void> {
+    const attemptedAt = now();
+    const started = performance.now();
+    let verdict: ReturnType<typeof judge>;
+    const check = await options.guard.check(delivery.url);
+    if (!check.ok) {
+      // Checked again at every attempt: the name may resolve somewhere refused by now.
+      verdict = { ok: false, status: null, error: `refused: ${check.reason}`, excerpt: null };
+    } else {
+      const secret = await options.secrets.open(delivery.secret_box);
+      const signature = await signatureHeader(secret, delivery.body, Math.floor(attemptedAt.getTime() / 1000));
+      const result = await options.transport({
+        url: check.url,
+        address: formatIp(check.addresses[0]!),
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': userAgent,
+          'x-service-event': delivery.event,
+          'x-service-delivery': delivery.id,
+          'x-service-signature': signature,
+        },
+        body: delivery.body,
+        timeoutMillis,
+        maxResponseBytes: maxResponseExcerptBytes,
+      });
+      verdict = judge(result, timeoutMillis);
+    }
+    const durationMs = Math.round(performance.now() - started);
+    await transaction(db, async (tx) => {
+      const [current] = await tx.all<{ attempts: number }>(
+        'select attempts from webhook_deliveries where id = ? and lease_id = ? for update',
+        [delivery.id, leaseId],
+      );
+      if (!current) {
+        // Our lease expired and another worker took the delivery: its attempt is the one that counts.
+        options.logger.warn('webhook delivery lease lost during an attempt', { delivery_id: delivery.id });
+        return;
+      }
+      const attempts = current.attempts + 1;
+      const next = verdict.ok ? null : nextAttemptAfterFailure(attempts, attemptedAt);
+      const state = verdict.ok ? 'delivered' : next ? 'waiting' : 'failed';
+      await tx.all(
+        `insert into webhook_attempts (delivery_id, attempted_at, outcome, status_code, duration_ms, error, response_excerpt)
+         values (?, ?, ?, ?, ?, ?, ?)`,
+        [delivery.id, attemptedAt, verdict.ok ? 'success' : 'failure', verdict.status, durationMs, verdict.error, verdict.excerpt],
+      );
+      await tx.all(
+        `update webhook_deliveries set attempts = ?, state = ?, next_attempt_at = ?, lease_id = null, lease_until = null, updated_at = ?
+         where id = ?`,
+        [attempts, state, next, attemptedAt, delivery.id],
+      );
+    });
+  }
+
+  /** One pass: fan out new outbox rows, then send every due delivery, batch by batch. Returns the attempts made. */
+  async function collect(): Promise<number> {
+    let made = 0;
+    while (!stopped && (await fanOutOutbox(db, { publicUrl: options.publicUrl, now: now() })) > 0) {
+      // Loop: a burst of outbox rows may exceed one batch.
+    }
+    while (!stopped) {
+      const { leaseId, rows } = await claim();
+      if (rows.length === 0) break;
+      await Promise.all(
+        rows.map((row) =>
+          attempt(row, leaseId).catch((error) =>
+            options.logger.error('webhook attempt could not be recorded', { delivery_id: row.id, error: String(error) }),
+          ),
+        ),
+      );
+      made += rows.length;
+    }
+    return made;
+  }
+
+  let running: Promise<void> | null = null;
+  let again = false;
+  /** Runs collect now, or once more right after the running pass (wake-ups arriving meanwhile are merged). */
+  function wake(): Promise<void> {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = (async () => {
+      do {
+        again = false;
+        try {
+          await collect();
+        } catch (error) {
+          options.logger.error('webhook collector failed', { error: String(error) });
+        }
+      } while (again && !stopped);
+    })().finally(() => {
+      running = null;
+    });
+    return running;
+  }
+
+  return {
+    collect,
+    wake,
+    async stop() {
+      stopped = true;
+      await running;
+    },
+  };
+}
+
+export type DeliveryWorker = ReturnType<typeof createDeliveryWorker>;
