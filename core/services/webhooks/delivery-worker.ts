@@ -43,6 +43,11 @@ interface Claimed {
 
 export const maxResponseExcerptBytes = 2048;
 
+const taskOf = (body: string): string | null => {
+  const data = (JSON.parse(body) as { data?: { task_id?: unknown } }).data;
+  return typeof data?.task_id === 'string' ? data.task_id : null;
+};
+
 /** Outcome of one attempt as stored: success only for a 2xx answer; redirects are not followed and count as failures. */
 export function judge(result: WebhookPostResult, timeoutMillis: number): { ok: boolean; status: number | null; error: string | null; excerpt: string | null } {
   if (result.kind === 'timeout') return { ok: false, status: null, error: `no answer within ${timeoutMillis / 1000} s`, excerpt: null };
@@ -80,7 +85,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions) {
     const rows = await sqlOf(db).all<Claimed>(
       `select d.id, d.webhook_id, d.event, w.url, w.secret_box, e.body from webhook_deliveries d
        join webhooks w on w.id = d.webhook_id join webhook_events e on e.id = d.event_id
-       where d.lease_id = ?`,
+       where d.lease_id = ? order by e.outbox_id nulls last, e.created_at, d.id`,
       [leaseId],
     );
     return { leaseId, rows };
@@ -149,12 +154,21 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions) {
     while (!stopped) {
       const { leaseId, rows } = await claim();
       if (rows.length === 0) break;
+      // Endpoints in parallel; one endpoint's events of one run in outbox order, so test.started of a short run
+      // does not overtake its test.completed when both leave in the same pass.
+      const groups = new Map<string, Claimed[]>();
+      for (const row of rows) {
+        const key = `${row.webhook_id}/${taskOf(row.body) ?? row.id}`;
+        groups.set(key, [...(groups.get(key) ?? []), row]);
+      }
       await Promise.all(
-        rows.map((row) =>
-          attempt(row, leaseId).catch((error) =>
-            options.logger.error('webhook attempt could not be recorded', { delivery_id: row.id, error: String(error) }),
-          ),
-        ),
+        [...groups.values()].map(async (group) => {
+          for (const row of group) {
+            await attempt(row, leaseId).catch((error) =>
+              options.logger.error('webhook attempt could not be recorded', { delivery_id: row.id, error: String(error) }),
+            );
+          }
+        }),
       );
       made += rows.length;
     }
