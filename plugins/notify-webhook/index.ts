@@ -50,7 +50,9 @@ export default definePlugin({
     });
     const queue = ctx.use(jobQueuePort);
     queue.define(collectJob, () => worker.wake());
-    void queue.every(collectJob, ctx.config.collectEveryMillis);
+    queue.every(collectJob, ctx.config.collectEveryMillis).catch((error) =>
+      ctx.logger.error('the webhook collector could not be scheduled', { error: String(error) }),
+    );
     const wake = () => void worker.wake();
     hooks.hook('run:started', wake);
     hooks.hook('run:finished', wake);

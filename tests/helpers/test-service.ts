@@ -11,6 +11,7 @@ import { changeFeedForConfig, pubSubForConfig } from '../../adapters/pubsub/chan
 import { createDiskDataFiles } from '../../adapters/files/disk-data-files.ts';
 import { createPackageStaticAssets } from '../../adapters/files/package-static-assets.ts';
 import { startPostgresServer } from './postgres-server.ts';
+import { jobQueueForConfig } from '../../adapters/queue/job-queue-for-config.ts';
 import { createNodeDnsResolver } from '../../adapters/net/node-dns-resolver.ts';
 import { createNodeWebhookTransport } from '../../adapters/net/node-webhook-transport.ts';
 
@@ -92,8 +93,9 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     // Webhooks reach only what WEBHOOK_ALLOW_HOSTS allows (a loopback receiver in the tests that set it).
     dnsResolver: createNodeDnsResolver(),
     webhookTransport: createNodeWebhookTransport(),
-    ...options.boot,
+    jobQueue: jobQueueForConfig(config, logger),
     pluginConfigOverrides: { 'identity-embedded': { passwordIterations: 1000 } },
+    ...options.boot,
   });
 
   const origin = config.publicUrl;
