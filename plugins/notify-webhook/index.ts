@@ -48,6 +48,15 @@ export default definePlugin({
       publicUrl: ctx.config.publicUrl,
       logger: ctx.logger,
     });
+    // At start: catch up with whatever waited while the service was down. One process on its own database
+    // (embedded): any lease found was left by this service's previous life, killed mid-attempt; send those now.
+    void (async () => {
+      if (!pubsub.shared) {
+        const freed = await worker.releaseStaleLeases();
+        if (freed > 0) ctx.logger.info('webhook deliveries interrupted by a restart are sent again', { deliveries: freed });
+      }
+      await worker.wake();
+    })().catch((error) => ctx.logger.error('the webhook worker could not catch up at start', { error: String(error) }));
     const queue = ctx.use(jobQueuePort);
     queue.define(collectJob, () => worker.wake());
     queue.every(collectJob, ctx.config.collectEveryMillis).catch((error) =>

@@ -24,7 +24,7 @@ export interface DeliveryWorkerOptions {
   logger: Logger;
   /** The clock of attempts and schedules (tests move it). */
   now?: () => Date;
-  /** How long a claim holds: well above the send timeout, so only a dead or frozen worker loses it. */
+  /** How long a claim holds (default 30 s, three send timeouts): only a dead or frozen worker loses it. */
   leaseMillis?: number;
   timeoutMillis?: number;
   /** Deliveries claimed and sent at once. */
@@ -61,7 +61,7 @@ export function judge(result: WebhookPostResult, timeoutMillis: number): { ok: b
 
 export function createDeliveryWorker(options: DeliveryWorkerOptions) {
   const now = options.now ?? (() => new Date());
-  const leaseMillis = options.leaseMillis ?? 60_000;
+  const leaseMillis = options.leaseMillis ?? 30_000;
   const timeoutMillis = options.timeoutMillis ?? 10_000;
   const batch = options.batch ?? 50;
   const userAgent = options.userAgent ?? 'Loadplane-Webhooks/1';
@@ -201,6 +201,16 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions) {
   return {
     collect,
     wake,
+    /**
+     * Frees every lease at once: only for a database no other process delivers from (embedded PGlite), where any
+     * lease found at start was left by this service's previous life, killed mid-attempt.
+     */
+    async releaseStaleLeases(): Promise<number> {
+      const freed = await sqlOf(db).all(
+        "update webhook_deliveries set lease_id = null, lease_until = null where state = 'waiting' and lease_id is not null returning id",
+      );
+      return freed.length;
+    },
     async stop() {
       stopped = true;
       await running;
