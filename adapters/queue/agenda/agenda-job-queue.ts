@@ -39,39 +39,53 @@ async function ensureAgendaSchema(connectionString: string): Promise<void> {
   }
 }
 
+const defineOn = (agenda: Agenda, name: string, handler: () => Promise<void>) =>
+  agenda.define(name, async () => {
+    await handler();
+  }, { concurrency: 1 });
+
+/** Nothing connects until `start`: an API-only replica (WORKERS=false) never starts it and holds no connection. */
 export async function createAgendaJobQueue(options: AgendaQueueOptions): Promise<JobQueue> {
-  await ensureAgendaSchema(options.connectionString);
-  const agenda = new Agenda({
-    backend: new PostgresBackend({
-      connectionString: options.connectionString,
-      tableName: table,
-      ensureSchema: false,
-      ...(options.name ? { name: options.name } : {}),
-    }),
-    processEvery: options.processEveryMillis ?? 5000,
-    // Our handlers finish in seconds; a lock that outlives a dead replica for two minutes delays nothing durable
-    // (deliveries carry their own leases), and the handlers are safe to run twice.
-    defaultLockLifetime: 2 * 60_000,
-  });
-  agenda.on('error', (error: unknown) => options.logger.warn('agenda error', { error: String(error) }));
+  const definitions = new Map<string, () => Promise<void>>();
+  const schedules: Array<[string, number]> = [];
+  let agenda: Agenda | null = null;
   return {
     define(name, handler) {
-      agenda.define(name, async () => {
-        await handler();
-      }, { concurrency: 1 });
+      definitions.set(name, handler);
+      if (agenda) defineOn(agenda, name, handler);
     },
     async every(name, intervalMillis) {
       // One schedule per name for all replicas (Agenda keeps `every` jobs unique by name).
-      await agenda.every(intervalMillis, name);
+      if (agenda) await agenda.every(intervalMillis, name);
+      else schedules.push([name, intervalMillis]);
     },
     async now(name) {
+      if (!agenda) throw new Error(`the job queue is not started; cannot run ${name}`);
       await agenda.now(name);
     },
     async start() {
-      await agenda.start();
+      await ensureAgendaSchema(options.connectionString);
+      const started = new Agenda({
+        backend: new PostgresBackend({
+          connectionString: options.connectionString,
+          tableName: table,
+          ensureSchema: false,
+          ...(options.name ? { name: options.name } : {}),
+        }),
+        processEvery: options.processEveryMillis ?? 5000,
+        // Our handlers finish in seconds; a lock that outlives a dead replica for two minutes delays nothing durable
+        // (deliveries carry their own leases), and the handlers are safe to run twice.
+        defaultLockLifetime: 2 * 60_000,
+      });
+      started.on('error', (error: unknown) => options.logger.warn('agenda error', { error: String(error) }));
+      for (const [name, handler] of definitions) defineOn(started, name, handler);
+      await started.start();
+      for (const [name, millis] of schedules) await started.every(millis, name);
+      agenda = started;
     },
     async stop() {
-      await agenda.stop(true);
+      await agenda?.stop(true);
+      agenda = null;
     },
   };
 }
