@@ -13,7 +13,7 @@ set -euo pipefail
 
 cd "$(dirname "$0")/.."
 BUN=./node_modules/.bin/bun
-BENCHMARKS=(auth-list list-breakdown profile-list dispatch log-path k6-overhead fleet backlog)
+BENCHMARKS=(auth-list list-breakdown profile-list dispatch log-path k6-overhead fleet backlog webhooks)
 DEFAULT=(auth-list list-breakdown)
 
 usage() {
@@ -26,6 +26,7 @@ usage() {
   echo "  k6-overhead    [--vus 20] [--duration 15s] [--rounds 3] [--legs alone,json,agent]" >&2
   echo "  fleet          [postgres|pglite] [--agents 10000] [--stages 100,1000] [--workers 2] [--runs 200] [--rest 30] [--profile DIR]" >&2
   echo "  backlog        [--workspaces 100] [--per-workspace 10] [--runs 100] [--profile DIR]" >&2
+  echo "  webhooks       [postgres] [pglite] [--events 2000] [--hooks 2] [--runs 40]" >&2
   echo "  without arguments: ${DEFAULT[*]}" >&2
 }
 
