@@ -11,7 +11,7 @@ import { signatureHeader } from '../../domain/webhook-signature.ts';
 import type { Logger } from '../../kernel/logger.ts';
 import type { Database } from '../../ports/database.ts';
 import type { WebhookPostResult, WebhookTransport } from '../../ports/webhook-transport.ts';
-import { sqlOf, transaction } from '../sql.ts';
+import { sqlOf } from '../sql.ts';
 import { fanOutOutbox } from './outbox-fanout.ts';
 import type { OutboundUrlGuard } from './outbound-url-guard.ts';
 
@@ -34,6 +34,8 @@ export interface DeliveryWorkerOptions {
 
 interface Claimed {
   id: string;
+  /** Attempts made before this one; the lease keeps anyone else from changing it meanwhile. */
+  attempts: number;
   webhook_id: string;
   event: string;
   url: string;
@@ -63,7 +65,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions) {
   const now = options.now ?? (() => new Date());
   const leaseMillis = options.leaseMillis ?? 30_000;
   const timeoutMillis = options.timeoutMillis ?? 10_000;
-  const batch = options.batch ?? 50;
+  const batch = options.batch ?? 100;
   const userAgent = options.userAgent ?? 'Loadplane-Webhooks/1';
   const db = options.db;
   let stopped = false;
@@ -71,22 +73,20 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions) {
   async function claim(): Promise<{ leaseId: string; rows: Claimed[] }> {
     const leaseId = crypto.randomUUID();
     const at = now();
-    const claimed = await sqlOf(db).all<{ id: string }>(
-      `update webhook_deliveries set lease_id = ?, lease_until = ?
-       where id in (
-         select d.id from webhook_deliveries d join webhooks w on w.id = d.webhook_id
-         where d.state = 'waiting' and d.next_attempt_at <= ? and (d.lease_until is null or d.lease_until < ?)
-           and (w.enabled or d.event = 'test.ping')
-         order by d.next_attempt_at, d.id limit ? for update of d skip locked)
-       returning id`,
-      [leaseId, new Date(at.getTime() + leaseMillis), at, at, batch],
-    );
-    if (claimed.length === 0) return { leaseId, rows: [] };
+    // One statement: lease the due deliveries (SKIP LOCKED: concurrent collectors take disjoint sets) and read them.
     const rows = await sqlOf(db).all<Claimed>(
-      `select d.id, d.webhook_id, d.event, w.url, w.secret_box, e.body from webhook_deliveries d
-       join webhooks w on w.id = d.webhook_id join webhook_events e on e.id = d.event_id
-       where d.lease_id = ? order by e.outbox_id nulls last, e.created_at, d.id`,
-      [leaseId],
+      `with claimed as (
+         update webhook_deliveries set lease_id = ?, lease_until = ?
+         where id in (
+           select d.id from webhook_deliveries d join webhooks w on w.id = d.webhook_id
+           where d.state = 'waiting' and d.next_attempt_at <= ? and (d.lease_until is null or d.lease_until < ?)
+             and (w.enabled or d.event = 'test.ping')
+           order by d.next_attempt_at, d.id limit ? for update of d skip locked)
+         returning id, attempts, webhook_id, event, event_id)
+       select c.id, c.attempts, c.webhook_id, c.event, w.url, w.secret_box, e.body
+       from claimed c join webhooks w on w.id = c.webhook_id join webhook_events e on e.id = c.event_id
+       order by e.outbox_id nulls last, e.created_at, c.id`,
+      [leaseId, new Date(at.getTime() + leaseMillis), at, at, batch],
     );
     return { leaseId, rows };
   }
@@ -119,30 +119,22 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions) {
       verdict = judge(result, timeoutMillis);
     }
     const durationMs = Math.round(performance.now() - started);
-    await transaction(db, async (tx) => {
-      const [current] = await tx.all<{ attempts: number }>(
-        'select attempts from webhook_deliveries where id = ? and lease_id = ? for update',
-        [delivery.id, leaseId],
-      );
-      if (!current) {
-        // Our lease expired and another worker took the delivery: its attempt is the one that counts.
-        options.logger.warn('webhook delivery lease lost during an attempt', { delivery_id: delivery.id });
-        return;
-      }
-      const attempts = current.attempts + 1;
-      const next = verdict.ok ? null : nextAttemptAfterFailure(attempts, attemptedAt);
-      const state = verdict.ok ? 'delivered' : next ? 'waiting' : 'failed';
-      await tx.all(
-        `insert into webhook_attempts (delivery_id, attempted_at, outcome, status_code, duration_ms, error, response_excerpt)
-         values (?, ?, ?, ?, ?, ?, ?)`,
-        [delivery.id, attemptedAt, verdict.ok ? 'success' : 'failure', verdict.status, durationMs, verdict.error, verdict.excerpt],
-      );
-      await tx.all(
-        `update webhook_deliveries set attempts = ?, state = ?, next_attempt_at = ?, lease_id = null, lease_until = null, updated_at = ?
-         where id = ?`,
-        [attempts, state, next, attemptedAt, delivery.id],
-      );
-    });
+    const attempts = delivery.attempts + 1;
+    const next = verdict.ok ? null : nextAttemptAfterFailure(attempts, attemptedAt);
+    const state = verdict.ok ? 'delivered' : next ? 'waiting' : 'failed';
+    // One statement, so atomic: the delivery moves on and its attempt is recorded only while our lease holds.
+    const recorded = await sqlOf(db).all(
+      `with moved as (
+         update webhook_deliveries set attempts = ?, state = ?, next_attempt_at = ?, lease_id = null, lease_until = null, updated_at = ?
+         where id = ? and lease_id = ? returning id)
+       insert into webhook_attempts (delivery_id, attempted_at, outcome, status_code, duration_ms, error, response_excerpt)
+       select id, ?, ?, ?::integer, ?::integer, ?, ? from moved returning id`,
+      [attempts, state, next, attemptedAt, delivery.id, leaseId, attemptedAt, verdict.ok ? 'success' : 'failure', verdict.status, durationMs, verdict.error, verdict.excerpt],
+    );
+    if (recorded.length === 0) {
+      // Our lease expired and another worker took the delivery: its attempt is the one that counts.
+      options.logger.warn('webhook delivery lease lost during an attempt', { delivery_id: delivery.id });
+    }
   }
 
   /** One pass: fan out new outbox rows, then send every due delivery, batch by batch. Returns the attempts made. */

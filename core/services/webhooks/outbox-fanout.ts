@@ -17,29 +17,35 @@ export async function fanOutOutbox(db: Database, options: { publicUrl: string; n
       [options.batch ?? 500],
     );
     if (rows.length === 0) return 0;
-    for (const row of rows) {
+    const events = rows.flatMap((row) => {
       const mapped = eventOfOutboxRow(row, options.publicUrl);
-      if (!mapped) continue;
-      const eventId = crypto.randomUUID();
+      if (!mapped) return [];
+      const id = crypto.randomUUID();
       const body = envelopeBody({
-        id: eventId,
+        id,
         event: mapped.event,
         created_at: new Date(row.created_at).toISOString(),
         tenant_id: row.workspace_id,
         data: mapped.data,
       });
+      return [{ id, workspace_id: row.workspace_id, event: mapped.event, outbox_id: Number(row.id), body }];
+    });
+    if (events.length > 0) {
+      // Set-based: one statement for the events, one for every delivery of every subscribed, enabled endpoint.
       await tx.all(
-        `insert into webhook_events (id, workspace_id, event, outbox_id, body, created_at) values (?, ?, ?, ?, ?, ?)
+        `insert into webhook_events (id, workspace_id, event, outbox_id, body, created_at)
+         select e.id, e.workspace_id, e.event, e.outbox_id, e.body, ?
+         from json_to_recordset(?::json) as e(id uuid, workspace_id uuid, event varchar, outbox_id bigint, body text)
          on conflict (outbox_id) do nothing`,
-        [eventId, row.workspace_id, mapped.event, row.id, body, options.now],
+        [options.now, JSON.stringify(events)],
       );
       await tx.all(
         `insert into webhook_deliveries (id, workspace_id, webhook_id, event_id, event, state, attempts, next_attempt_at, created_at, updated_at)
          select gen_random_uuid(), w.workspace_id, w.id, e.id, e.event, 'waiting', 0, ?, ?, ?
-         from webhooks w join webhook_events e on e.outbox_id = ?
-         where w.workspace_id = ? and w.enabled and w.events @> ?::jsonb
+         from webhook_events e join webhooks w on w.workspace_id = e.workspace_id and w.enabled and w.events @> jsonb_build_array(e.event)
+         where e.outbox_id in (${events.map(() => '?').join(', ')})
          on conflict do nothing`,
-        [options.now, options.now, options.now, row.id, row.workspace_id, JSON.stringify([mapped.event])],
+        [options.now, options.now, options.now, ...events.map((event) => event.outbox_id)],
       );
     }
     await tx.all(`update outbox set webhooks_done_at = ? where id in (${rows.map(() => '?').join(', ')})`, [
