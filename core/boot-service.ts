@@ -96,7 +96,7 @@ export interface Service {
 
 /** Which plugins a config asks for: the embedded IdP unless AUTH_URL names an external one, then the extras. */
 export function pluginNamesFor(config: Readonly<Config>): string[] {
-  return [...(config.authUrl ? [] : ['identity-embedded']), 'identity-oidc', 'load-tool-custom', 'load-tool-k6', 'notify-webhook', ...config.plugins];
+  return [...(config.authUrl ? [] : ['identity-embedded']), 'identity-oidc', 'load-tool-custom', 'load-tool-k6', 'notify-webhook', 'notify-email', ...config.plugins];
 }
 
 export async function bootService(options: BootOptions): Promise<Service> {
@@ -173,6 +173,7 @@ export async function bootService(options: BootOptions): Promise<Service> {
           clientId: config.authClientId,
         },
         'notify-webhook': { publicUrl: config.publicUrl, workers: config.workers, allowHosts: [...config.webhookAllowHosts] },
+        'notify-email': { ...(config.smtpUrl ? { smtpUrl: config.smtpUrl } : {}), publicUrl: config.publicUrl, workers: config.workers },
       }),
     });
 

@@ -7,4 +7,5 @@ export const builtinPlugins: Readonly<Record<string, () => Promise<PluginModule>
   'load-tool-custom': () => import('./load-tool-custom/index.ts'),
   'load-tool-k6': () => import('./load-tool-k6/index.ts'),
   'notify-webhook': () => import('./notify-webhook/index.ts'),
+  'notify-email': () => import('./notify-email/index.ts'),
 };

@@ -13,6 +13,7 @@ import { apiTokenRoutes } from './routes/api-tokens.ts';
 import { authRoutes } from './routes/auth.ts';
 import { configRoutes } from './routes/configs.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
+import { notificationPreferenceRoutes } from './routes/notification-preferences.ts';
 import { machineRoutes } from './routes/machines.ts';
 import { taskRoutes } from './routes/tasks.ts';
 import { testRoutes } from './routes/tests.ts';
@@ -77,6 +78,7 @@ export function createApp(options: AppOptions) {
       .use(taskRoutes(options))
       .use(configRoutes(options))
       .use(webhookRoutes(options))
+      .use(notificationPreferenceRoutes(options))
       .use(agentRoutes(options)),
   );
 }

@@ -1,7 +1,7 @@
 /**
  * Outgoing webhooks: endpoints with an encrypted signing secret, one event row per envelope (its id is the envelope id
  * every endpoint receives), one delivery per endpoint and event with a lease for the worker that claimed it, and
- * every attempt. The outbox gets a mark per consumer so a row is turned into deliveries exactly once.
+ * every attempt; members' notification preferences. The outbox gets a mark per consumer so a row is turned into deliveries exactly once.
  */
 import { Migration } from '@mikro-orm/migrations';
 
@@ -63,6 +63,17 @@ export class Migration0008Webhooks extends Migration {
       response_excerpt text
     )`);
     this.addSql(`create index webhook_attempts_delivery on webhook_attempts (delivery_id, id)`);
+
+    // Which members want which notifications (e-mail today); a channel plugin reads it, the member sets it.
+    this.addSql(`create table notification_preferences (
+      workspace_id uuid not null references workspaces (id) on delete cascade,
+      user_id uuid not null references user_profiles (id) on delete cascade,
+      channel varchar(20) not null,
+      on_failed boolean not null default false,
+      on_completed boolean not null default false,
+      updated_at timestamptz not null,
+      primary key (workspace_id, user_id, channel)
+    )`);
 
     // Rows not yet turned into webhook deliveries; the partial index keeps the consumer's scan to those.
     this.addSql(`alter table outbox add column webhooks_done_at timestamptz`);

@@ -1,7 +1,8 @@
 /**
  * Turns outbox rows (run.started, run.finished) into webhook events and one waiting delivery per subscribed, enabled
  * endpoint of the workspace, in one transaction that also marks the rows done: a row is fanned out exactly once,
- * whichever replica gets to it (SKIP LOCKED), and a crash before commit leaves it to the next collector.
+ * whichever replica gets to it (one fan-out at a time, under an advisory lock), and a crash before commit leaves it to
+ * the next collector.
  */
 import { envelopeBody, eventOfOutboxRow, type OutboxRow } from '../../domain/webhook-events.ts';
 import type { Database } from '../../ports/database.ts';
@@ -10,10 +11,13 @@ import { transaction } from '../sql.ts';
 /** Returns how many outbox rows were consumed (0: none left). */
 export async function fanOutOutbox(db: Database, options: { publicUrl: string; now: Date; batch?: number }): Promise<number> {
   return transaction(db, async (tx) => {
+    // One fan-out at a time per consumer, across replicas: it waits rather than skips, so rows a concurrent pass
+    // had not seen are read here. Not row locks: other consumers of the same rows (e-mail) must not be held up or skipped.
+    await tx.all("select pg_advisory_xact_lock(hashtext('loadplane:outbox:webhooks'))");
     const rows = await tx.all<OutboxRow>(
       `select id, workspace_id, event, task_id, payload, created_at from outbox
        where webhooks_done_at is null and event in ('run.started', 'run.finished')
-       order by id limit ? for update skip locked`,
+       order by id limit ?`,
       [options.batch ?? 500],
     );
     if (rows.length === 0) return 0;
