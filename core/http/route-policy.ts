@@ -54,7 +54,7 @@ export const routePolicies: Readonly<Record<string, RoutePolicy>> = {
   'GET /api/v1/webhooks/:id': { scope: null, permission: 'manage_webhooks' },
   'PATCH /api/v1/webhooks/:id': { scope: null, permission: 'manage_webhooks' },
   'DELETE /api/v1/webhooks/:id': { scope: null, permission: 'manage_webhooks' },
-  'POST /api/v1/webhooks/:id/rotate-secret': { scope: null, permission: 'manage_webhooks' },
+  'POST /api/v1/webhooks/:id/rotate': { scope: null, permission: 'manage_webhooks' },
   'POST /api/v1/webhooks/:id/test': { scope: null, permission: 'manage_webhooks' },
   'GET /api/v1/webhooks/:id/deliveries': { scope: null, permission: 'manage_webhooks' },
   'POST /api/v1/webhooks/:id/deliveries/:deliveryId/redeliver': { scope: null, permission: 'manage_webhooks' },

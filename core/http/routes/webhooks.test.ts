@@ -81,7 +81,7 @@ describe('webhooks: happy paths', () => {
 
   test('rotate-secret answers a new secret once, audit-logged', async () => {
     const { body } = await create(owner, { url: 'http://127.0.0.1:9/hook', events: ['test.started'] });
-    const rotated = await ts.request(`/api/v1/webhooks/${body.id}/rotate-secret`, { method: 'POST', token: owner });
+    const rotated = await ts.request(`/api/v1/webhooks/${body.id}/rotate`, { method: 'POST', token: owner });
     expect(rotated.status).toBe(200);
     const { id, secret } = (await rotated.json()) as { id: string; secret: string };
     expect(id).toBe(body.id);
@@ -168,7 +168,7 @@ describe('webhooks: security', () => {
       ['GET', `/api/v1/webhooks/${body.id}`],
       ['PATCH', `/api/v1/webhooks/${body.id}`, { enabled: false }],
       ['DELETE', `/api/v1/webhooks/${body.id}`],
-      ['POST', `/api/v1/webhooks/${body.id}/rotate-secret`],
+      ['POST', `/api/v1/webhooks/${body.id}/rotate`],
       ['POST', `/api/v1/webhooks/${body.id}/test`],
       ['GET', `/api/v1/webhooks/${body.id}/deliveries`],
     ];

@@ -81,6 +81,9 @@ const WebhookPatch = t.Object(
 
 const DeliveryParams = t.Object({ id: t.String(), deliveryId: t.String() });
 
+/** These actions take no input; an empty object (or no body at all) is accepted. */
+const NoInput = t.Optional(t.Object({}, { additionalProperties: false }));
+
 export const webhookRoutes = (deps: RouteDeps) =>
   new Elysia({ normalize: false, prefix: '/webhooks', detail: { tags: ['Webhooks'], security: bearerSecurity } })
     .use(requireCaller(deps.authenticate))
@@ -125,7 +128,7 @@ export const webhookRoutes = (deps: RouteDeps) =>
         detail: { summary: 'Delete a webhook and its delivery history; waiting deliveries are dropped' },
       },
     )
-    .post('/:id/rotate-secret', async ({ caller, params }) => deps.webhooks.rotateSecret(caller, params.id), {
+    .post('/:id/rotate', async ({ caller, params }) => deps.webhooks.rotateSecret(caller, params.id), {
       params: IdParams,
       response: {
         200: t.Object({ id: t.String(), secret: t.String({ description: 'the new whsec_ secret, shown once' }) }),
@@ -144,6 +147,7 @@ export const webhookRoutes = (deps: RouteDeps) =>
       },
       {
         params: IdParams,
+        body: NoInput,
         response: { 202: DeliveryView, 401: errorResponses[401], 403: errorResponses[403], 404: errorResponses[404] },
         detail: { summary: 'Queue a test.ping to this webhook; its result lands in the delivery history' },
       },
@@ -167,6 +171,7 @@ export const webhookRoutes = (deps: RouteDeps) =>
       },
       {
         params: DeliveryParams,
+        body: NoInput,
         response: { 202: DeliveryView, 401: errorResponses[401], 403: errorResponses[403], 404: errorResponses[404], 409: errorResponses[409] },
         detail: { summary: 'Send a finished (delivered or failed) delivery again, as a new delivery with the same envelope' },
       },
