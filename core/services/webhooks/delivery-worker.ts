@@ -102,20 +102,26 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions) {
     } else {
       const secret = await options.secrets.open(delivery.secret_box);
       const signature = await signatureHeader(secret, delivery.body, Math.floor(attemptedAt.getTime() / 1000));
-      const result = await options.transport({
-        url: check.url,
-        address: formatIp(check.addresses[0]!),
-        headers: {
-          'content-type': 'application/json',
-          'user-agent': userAgent,
-          'x-service-event': delivery.event,
-          'x-service-delivery': delivery.id,
-          'x-service-signature': signature,
-        },
-        body: delivery.body,
-        timeoutMillis,
-        maxResponseBytes: maxResponseExcerptBytes,
-      });
+      // Each checked address in turn while the connection itself fails (an unreachable IPv6 answer, say); an answer,
+      // or a timeout, ends the attempt. The deadline applies per address.
+      let result: WebhookPostResult = { kind: 'error', message: 'no address' };
+      for (const address of check.addresses) {
+        result = await options.transport({
+          url: check.url,
+          address: formatIp(address),
+          headers: {
+            'content-type': 'application/json',
+            'user-agent': userAgent,
+            'x-service-event': delivery.event,
+            'x-service-delivery': delivery.id,
+            'x-service-signature': signature,
+          },
+          body: delivery.body,
+          timeoutMillis,
+          maxResponseBytes: maxResponseExcerptBytes,
+        });
+        if (result.kind !== 'error') break;
+      }
       verdict = judge(result, timeoutMillis);
     }
     const durationMs = Math.round(performance.now() - started);
