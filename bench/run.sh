@@ -14,7 +14,7 @@ set -euo pipefail
 
 cd "$(dirname "$0")/.."
 BUN=./node_modules/.bin/bun
-BENCHMARKS=(auth-list list-breakdown profile-list dispatch log-path k6-overhead fleet backlog sandbox)
+BENCHMARKS=(auth-list list-breakdown profile-list dispatch log-path k6-overhead fleet backlog sandbox webhooks)
 DEFAULT=(auth-list list-breakdown)
 
 usage() {
@@ -28,6 +28,7 @@ usage() {
   echo "  fleet          [postgres|pglite] [--agents 10000] [--stages 100,1000] [--workers 2] [--runs 200] [--rest 30] [--profile DIR]" >&2
   echo "  backlog        [--workspaces 100] [--per-workspace 10] [--runs 100] [--profile DIR]" >&2
   echo "  sandbox        [--vus 10] [--duration 10s] [--rounds 3] [--iterations 40] [--e2e 15]" >&2
+  echo "  webhooks       [postgres] [pglite] [--events 2000] [--hooks 2] [--runs 40]" >&2
   echo "  without arguments: ${DEFAULT[*]}" >&2
 }
 

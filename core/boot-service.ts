@@ -35,6 +35,14 @@ import { createLocalPubSub, type PubSub } from './ports/pubsub.ts';
 import { createLiveSessions } from './http/live-sessions.ts';
 import { sharedDataFiles } from './services/shared-data-files.ts';
 import { createRuns, type Runs } from './services/runs/create-runs.ts';
+import { createSecretBox } from './domain/secret-box.ts';
+import { type DnsResolver, dnsResolverPort } from './ports/dns-resolver.ts';
+import { createTimerJobQueue, type JobQueue, jobQueuePort } from './ports/job-queue.ts';
+import { pubSubPort } from './ports/pubsub.ts';
+import { secretBoxPort } from './ports/secret-box.ts';
+import { type WebhookTransport, webhookTransportPort } from './ports/webhook-transport.ts';
+import { createOutboundUrlGuard, parseAllowList } from './services/webhooks/outbound-url-guard.ts';
+import { createWebhookService } from './services/webhooks/webhooks.ts';
 
 export const serviceVersion = '0.1.0';
 
@@ -53,6 +61,12 @@ export interface BootOptions {
   changeFeed?: (database: Database) => Promise<ChangeFeed & { close(): Promise<void> }>;
   /** Wake-ups between replicas (run events, agent commands); one process only when absent. */
   pubsub?: () => Promise<PubSub & { close(): Promise<void> }>;
+  /** DNS for user-supplied URLs (webhooks); without it every name is refused as unresolvable. */
+  dnsResolver?: DnsResolver;
+  /** Sends webhook attempts to a checked address; without it every attempt fails. */
+  webhookTransport?: WebhookTransport;
+  /** Durable background jobs (Agenda on PostgreSQL); in-process timers when absent. */
+  jobQueue?: (database: Database) => Promise<JobQueue>;
   /** How often the run sweep runs (default one second). */
   sweepMillis?: number;
   /** How often API-token last-used marks are written (default two minutes). */
@@ -83,7 +97,7 @@ export interface Service {
 
 /** Which plugins a config asks for: the embedded IdP unless AUTH_URL names an external one, then the extras. */
 export function pluginNamesFor(config: Readonly<Config>): string[] {
-  return [...(config.authUrl ? [] : ['identity-embedded']), 'identity-oidc', 'load-tool-custom', 'load-tool-k6', ...config.plugins];
+  return [...(config.authUrl ? [] : ['identity-embedded']), 'identity-oidc', 'load-tool-custom', 'load-tool-k6', 'notify-webhook', 'notify-email', ...config.plugins];
 }
 
 export async function bootService(options: BootOptions): Promise<Service> {
@@ -115,6 +129,11 @@ export async function bootService(options: BootOptions): Promise<Service> {
       app && new URL(request.url).origin === ownOrigin ? app.handle(request) : options.fetch(request);
 
     const changes = options.changeFeed ? await options.changeFeed(database) : { ...createMemoryChangeFeed(), close: async () => {} };
+    const pubsub = options.pubsub ? await options.pubsub() : { ...createLocalPubSub(), close: async () => {} };
+    const secretBox = await createSecretBox(secretKey);
+    const dnsResolver: DnsResolver = options.dnsResolver ?? { resolve: async (name) => Promise.reject(new Error(`no DNS resolver for ${name}`)) };
+    const webhookTransport: WebhookTransport = options.webhookTransport ?? (async () => ({ kind: 'error', message: 'no webhook transport' }));
+    const jobQueue = options.jobQueue ? await options.jobQueue(database) : createTimerJobQueue();
     const kernel = await createKernel({
       plugins,
       logger,
@@ -123,6 +142,11 @@ export async function bootService(options: BootOptions): Promise<Service> {
         [dataFilesPort, dataFiles],
         [outboundFetchPort, outboundFetch],
         [changeFeedPort, changes],
+        [pubSubPort, pubsub],
+        [dnsResolverPort, dnsResolver],
+        [webhookTransportPort, webhookTransport],
+        [jobQueuePort, jobQueue],
+        [secretBoxPort, secretBox],
         ...(options.assets ? ([[staticAssetsPort, options.assets]] as const) : []),
       ],
       required: [tokenVerifierCapability],
@@ -149,6 +173,8 @@ export async function bootService(options: BootOptions): Promise<Service> {
           discoveryBase: `${authUrl}/realms/${config.authRealm}`,
           clientId: config.authClientId,
         },
+        'notify-webhook': { publicUrl: config.publicUrl, workers: config.workers, allowHosts: [...config.webhookAllowHosts] },
+        'notify-email': { ...(config.smtpUrl ? { smtpUrl: config.smtpUrl } : {}), publicUrl: config.publicUrl, workers: config.workers },
       }),
     });
 
@@ -156,7 +182,6 @@ export async function bootService(options: BootOptions): Promise<Service> {
     const callers = createCallerResolver({ db: database, hooks: kernel.hooks, changes, defaultPlan: config.defaultPlan });
     const lastUsed = createLastUsedRecorder(database, options.lastUsedFlushMillis);
     const apiTokenAuthenticator = createApiTokenAuthenticator({ db: database, callers, changes, lastUsed });
-    const pubsub = options.pubsub ? await options.pubsub() : { ...createLocalPubSub(), close: async () => {} };
     const runs = await createRuns({
       db: database,
       hooks: kernel.hooks,
@@ -191,6 +216,12 @@ export async function bootService(options: BootOptions): Promise<Service> {
       workspaces: createWorkspaceService({ db: database, changes }),
       tasks: runs.tasks,
       configs: createConfigService({ db: database }),
+      webhooks: createWebhookService({
+        db: database,
+        guard: createOutboundUrlGuard({ resolver: dnsResolver, allow: parseAllowList(config.webhookAllowHosts) }),
+        secrets: secretBox,
+        queued: (workspaceId) => void kernel.hooks.callHook('webhook:queued', { workspaceId }),
+      }),
       streams: runs.context.streams,
       agentSessions: runs.sessions,
       live,
@@ -205,6 +236,9 @@ export async function bootService(options: BootOptions): Promise<Service> {
       assets: options.assets,
     });
 
+    // Jobs are defined by the plugins' setup; an API-only replica (WORKERS=false) takes none.
+    if (config.workers) await jobQueue.start();
+
     return {
       app,
       kernel,
@@ -218,6 +252,7 @@ export async function bootService(options: BootOptions): Promise<Service> {
       runs,
       async stop() {
         await runs.stop();
+        await jobQueue.stop();
         await kernel.stop();
         await lastUsed.stop();
         await changes.close();

@@ -6,4 +6,6 @@ export const builtinPlugins: Readonly<Record<string, () => Promise<PluginModule>
   'identity-oidc': () => import('./identity-oidc/index.ts'),
   'load-tool-custom': () => import('./load-tool-custom/index.ts'),
   'load-tool-k6': () => import('./load-tool-k6/index.ts'),
+  'notify-webhook': () => import('./notify-webhook/index.ts'),
+  'notify-email': () => import('./notify-email/index.ts'),
 };

@@ -18,6 +18,8 @@ import { apiTokenRoutes } from './routes/api-tokens.ts';
 import { authRoutes } from './routes/auth.ts';
 import { configRoutes } from './routes/configs.ts';
 import { invitationRoutes } from './routes/invitations.ts';
+import { webhookRoutes } from './routes/webhooks.ts';
+import { notificationPreferenceRoutes } from './routes/notification-preferences.ts';
 import { machineRoutes } from './routes/machines.ts';
 import { taskRoutes } from './routes/tasks.ts';
 import { testRoutes } from './routes/tests.ts';
@@ -98,6 +100,8 @@ export function createApp(options: AppOptions) {
       .use(invitationRoutes(options))
       .use(taskRoutes(options))
       .use(configRoutes(options))
+      .use(webhookRoutes(options))
+      .use(notificationPreferenceRoutes(options))
       .use(agentRoutes(options)),
   );
   registered = () => complete.routes;

@@ -13,6 +13,7 @@ import type { ConfigService } from '../services/configs.ts';
 import type { AgentSessions } from '../services/runs/agent-sessions.ts';
 import type { StreamHub } from '../services/runs/stream-hub.ts';
 import type { TaskService } from '../services/runs/tasks.ts';
+import type { WebhookService } from '../services/webhooks/webhooks.ts';
 import type { Authenticate } from './authenticate.ts';
 import type { LiveSessions } from './live-sessions.ts';
 
@@ -29,6 +30,7 @@ export interface RouteDeps {
   workspaces: WorkspaceService;
   tasks: TaskService;
   configs: ConfigService;
+  webhooks: WebhookService;
   /** This replica's live task streams. */
   streams: StreamHub;
   agentSessions: AgentSessions;

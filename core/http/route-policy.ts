@@ -55,6 +55,18 @@ export const routePolicies: Readonly<Record<string, RoutePolicy>> = {
   'GET /api/v1/configs/:id': { scope: 'tests:read' },
   'PATCH /api/v1/configs/:id': { scope: 'tests:write', permission: 'manage_tests' },
   'DELETE /api/v1/configs/:id': { scope: 'tests:write', permission: 'manage_tests' },
+  'GET /api/v1/webhooks': { scope: null, permission: 'manage_webhooks' },
+  'POST /api/v1/webhooks': { scope: null, permission: 'manage_webhooks' },
+  'GET /api/v1/webhooks/:id': { scope: null, permission: 'manage_webhooks' },
+  'PATCH /api/v1/webhooks/:id': { scope: null, permission: 'manage_webhooks' },
+  'DELETE /api/v1/webhooks/:id': { scope: null, permission: 'manage_webhooks' },
+  'POST /api/v1/webhooks/:id/rotate': { scope: null, permission: 'manage_webhooks' },
+  'POST /api/v1/webhooks/:id/test': { scope: null, permission: 'manage_webhooks' },
+  'GET /api/v1/webhooks/:id/deliveries': { scope: null, permission: 'manage_webhooks' },
+  'POST /api/v1/webhooks/:id/deliveries/:deliveryId/redeliver': { scope: null, permission: 'manage_webhooks' },
+  // Each member sets their own opt-ins; scoped tokens are for automation, not for a person's inbox.
+  'GET /api/v1/notification-preferences': { scope: null },
+  'PUT /api/v1/notification-preferences': { scope: null },
   // An agent registers its machine and runs assignments: both scopes, and the right to manage machines.
   'GET /api/v1/agent': { scope: ['machines:write', 'runs:write'], permission: 'manage_machines' },
 };

@@ -11,6 +11,9 @@ import { changeFeedForConfig, pubSubForConfig } from '../../adapters/pubsub/chan
 import { createDiskDataFiles } from '../../adapters/files/disk-data-files.ts';
 import { createPackageStaticAssets } from '../../adapters/files/package-static-assets.ts';
 import { startPostgresServer } from './postgres-server.ts';
+import { jobQueueForConfig } from '../../adapters/queue/job-queue-for-config.ts';
+import { createNodeDnsResolver } from '../../adapters/net/node-dns-resolver.ts';
+import { createNodeWebhookTransport } from '../../adapters/net/node-webhook-transport.ts';
 
 export const adminPassword = 'admin-password-for-tests';
 
@@ -45,6 +48,8 @@ export interface TestServiceOptions {
   changeFeed?: BootOptions['changeFeed'];
   /** Merged over the test defaults per plugin slice, e.g. `{ 'identity-embedded': { bruteForce: {...} } }`. */
   pluginConfig?: Record<string, Record<string, unknown>>;
+  /** Extra boot options (a job queue, a clock-driven plugin config). */
+  boot?: Partial<BootOptions>;
 }
 
 export const usesPostgres = () => Boolean(process.env.DATABASE_URL);
@@ -89,10 +94,15 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     assets: createPackageStaticAssets(),
     openDatabase: openDb,
     fetch: () => Promise.reject(new Error('tests make no network calls')),
+    // Webhooks reach only what WEBHOOK_ALLOW_HOSTS allows (a loopback receiver in the tests that set it).
+    dnsResolver: createNodeDnsResolver(),
+    webhookTransport: createNodeWebhookTransport(),
+    jobQueue: jobQueueForConfig(config, logger),
     pluginConfigOverrides: {
       ...options.pluginConfig,
       'identity-embedded': { passwordIterations: 1000, ...options.pluginConfig?.['identity-embedded'] },
     },
+    ...options.boot,
   });
 
   const origin = config.publicUrl;

@@ -10,6 +10,9 @@ import { databaseForConfig } from '../../db/database-for-config.ts';
 import { changeFeedForConfig, pubSubForConfig } from '../../pubsub/change-feed-for-config.ts';
 import { createDiskDataFiles } from '../../files/disk-data-files.ts';
 import { createPackageStaticAssets } from '../../files/package-static-assets.ts';
+import { jobQueueForConfig } from '../../queue/job-queue-for-config.ts';
+import { createNodeDnsResolver } from '../../net/node-dns-resolver.ts';
+import { createNodeWebhookTransport } from '../../net/node-webhook-transport.ts';
 
 async function main() {
   let config;
@@ -34,6 +37,9 @@ async function main() {
     changeFeed: changeFeedForConfig(config, logger),
     pubsub: pubSubForConfig(config, logger),
     fetch: (request) => fetch(request),
+    dnsResolver: createNodeDnsResolver(),
+    webhookTransport: createNodeWebhookTransport(),
+    jobQueue: jobQueueForConfig(config, logger),
   });
 
   // idleTimeout: streams send keep-alives well inside it; Bun's default of 10 s is too short for slow clients.

@@ -6,6 +6,9 @@ import { databaseForConfig } from '../../db/database-for-config.ts';
 import { changeFeedForConfig, pubSubForConfig } from '../../pubsub/change-feed-for-config.ts';
 import { createDiskDataFiles } from '../../files/disk-data-files.ts';
 import { createPackageStaticAssets } from '../../files/package-static-assets.ts';
+import { createNodeDnsResolver } from '../../net/node-dns-resolver.ts';
+import { createNodeWebhookTransport } from '../../net/node-webhook-transport.ts';
+import { jobQueueForConfig } from '../../queue/job-queue-for-config.ts';
 
 // Typed loosely so the Bun type-check needs no Deno declarations.
 declare const Deno: {
@@ -40,6 +43,10 @@ const service = await bootService({
   changeFeed: changeFeedForConfig(config, logger),
   pubsub: pubSubForConfig(config, logger),
   fetch: (request) => fetch(request),
+  // Deno's node compatibility runs node:dns, node:http(s) and Agenda's pg client.
+  dnsResolver: createNodeDnsResolver(),
+  webhookTransport: createNodeWebhookTransport(),
+  jobQueue: jobQueueForConfig(config, logger),
 });
 // Deno.serve has no body limit of its own: the app enforces MAX_BODY_BYTES with a JSON 413 (core/http/create-app.ts).
 const server = Deno.serve(

@@ -6,6 +6,7 @@ import { Migration0004RunLifecycle } from './0004-run-lifecycle.ts';
 import { Migration0005ServiceSecrets } from './0005-service-secrets.ts';
 import { Migration0006MemberInvitations } from './0006-member-invitations.ts';
 import { Migration0007LogStorage } from './0007-log-storage.ts';
+import { Migration0008Webhooks } from './0008-webhooks.ts';
 
 export const coreMigrations = [
   Migration0001Foundation,
@@ -15,4 +16,5 @@ export const coreMigrations = [
   Migration0005ServiceSecrets,
   Migration0006MemberInvitations,
   Migration0007LogStorage,
+  Migration0008Webhooks,
 ];

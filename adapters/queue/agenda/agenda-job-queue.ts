@@ -1,0 +1,91 @@
+/**
+ * JobQueue on Agenda with its PostgreSQL backend: jobs live in the service's own database (table agenda_jobs), each run
+ * is locked there (FOR UPDATE SKIP LOCKED), so a recurring job runs on one replica per tick and survives restarts.
+ */
+import { getCreateIndexesSQL, getCreateTableSQL, getUpdateTimestampTriggerSQL, PostgresBackend } from '@agendajs/postgres-backend';
+import { Agenda } from 'agenda';
+import pg from 'pg';
+import type { Logger } from '../../../core/kernel/logger.ts';
+import type { JobQueue } from '../../../core/ports/job-queue.ts';
+
+export interface AgendaQueueOptions {
+  connectionString: string;
+  /** Shown as lastModifiedBy in agenda_jobs: which replica locked a job. */
+  name?: string;
+  /** How often Agenda polls for due jobs besides its LISTEN/NOTIFY wake-ups; a number: its string parser misreads "500 milliseconds". */
+  processEveryMillis?: number;
+  logger: Logger;
+}
+
+const table = 'agenda_jobs';
+
+/**
+ * The backend's own schema step is a series of CREATE ... IF NOT EXISTS that races when two replicas start at once
+ * (duplicate pg_type rows); the same statements here, under an advisory lock, one replica at a time.
+ */
+async function ensureAgendaSchema(connectionString: string): Promise<void> {
+  const client = new pg.Client({ connectionString });
+  await client.connect();
+  try {
+    await client.query("select pg_advisory_lock(hashtext('loadplane:agenda-schema'))");
+    await client.query(getCreateTableSQL(table));
+    for (const column of ['start_date timestamptz', 'end_date timestamptz', 'skip_days jsonb']) {
+      await client.query(`alter table "${table}" add column if not exists ${column}`);
+    }
+    for (const sql of getCreateIndexesSQL(table)) await client.query(sql);
+    await client.query(getUpdateTimestampTriggerSQL(table));
+  } finally {
+    await client.end();
+  }
+}
+
+const defineOn = (agenda: Agenda, name: string, handler: () => Promise<void>) =>
+  agenda.define(name, async () => {
+    await handler();
+  }, { concurrency: 1 });
+
+/** Nothing connects until `start`: an API-only replica (WORKERS=false) never starts it and holds no connection. */
+export async function createAgendaJobQueue(options: AgendaQueueOptions): Promise<JobQueue> {
+  const definitions = new Map<string, () => Promise<void>>();
+  const schedules: Array<[string, number]> = [];
+  let agenda: Agenda | null = null;
+  return {
+    define(name, handler) {
+      definitions.set(name, handler);
+      if (agenda) defineOn(agenda, name, handler);
+    },
+    async every(name, intervalMillis) {
+      // One schedule per name for all replicas (Agenda keeps `every` jobs unique by name).
+      if (agenda) await agenda.every(intervalMillis, name);
+      else schedules.push([name, intervalMillis]);
+    },
+    async now(name) {
+      if (!agenda) throw new Error(`the job queue is not started; cannot run ${name}`);
+      await agenda.now(name);
+    },
+    async start() {
+      await ensureAgendaSchema(options.connectionString);
+      const started = new Agenda({
+        backend: new PostgresBackend({
+          connectionString: options.connectionString,
+          tableName: table,
+          ensureSchema: false,
+          ...(options.name ? { name: options.name } : {}),
+        }),
+        processEvery: options.processEveryMillis ?? 5000,
+        // Our handlers finish in seconds; a lock that outlives a dead replica for two minutes delays nothing durable
+        // (deliveries carry their own leases), and the handlers are safe to run twice.
+        defaultLockLifetime: 2 * 60_000,
+      });
+      started.on('error', (error: unknown) => options.logger.warn('agenda error', { error: String(error) }));
+      for (const [name, handler] of definitions) defineOn(started, name, handler);
+      await started.start();
+      for (const [name, millis] of schedules) await started.every(millis, name);
+      agenda = started;
+    },
+    async stop() {
+      await agenda?.stop(true);
+      agenda = null;
+    },
+  };
+}

@@ -1,0 +1,147 @@
+/**
+ * The e-mail consumer of the run outbox: each run.finished row becomes one message per member who opted in (failed
+ * runs, and completed ones for those who asked), written in one transaction that marks the row done; messages are
+ * then sent under a lease with the webhook retry schedule (1 min, 5 min, 30 min, 2 h, then failed).
+ */
+import { nextAttemptAfterFailure } from '../../core/domain/webhook-retry.ts';
+import type { Logger } from '../../core/kernel/logger.ts';
+import type { Database } from '../../core/ports/database.ts';
+import { sqlOf, transaction } from '../../core/services/sql.ts';
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+}
+
+export type SendMail = (message: MailMessage) => Promise<void>;
+
+interface FinishedRow {
+  id: string | number;
+  workspace_id: string;
+  task_id: string;
+  payload: { status?: string; duration_ms?: number; error?: string | null; test_id?: string | null };
+}
+
+export function createEmailWorker(options: { db: Database; send: SendMail | null; publicUrl: string; logger: Logger; now?: () => Date }) {
+  const now = options.now ?? (() => new Date());
+  const db = options.db;
+  let stopped = false;
+
+  async function fanOut(): Promise<number> {
+    return transaction(db, async (tx) => {
+      // One pass at a time across replicas (waits, never skips); no row locks, which would hold up the webhooks' consumer.
+      await tx.all("select pg_advisory_xact_lock(hashtext('loadplane:outbox:email'))");
+      const rows = await tx.all<FinishedRow>(
+        `select id, workspace_id, task_id, payload from outbox where email_done_at is null and event = 'run.finished'
+         order by id limit 200`,
+      );
+      const at = now();
+      for (const row of rows) {
+        const status = String(row.payload.status);
+        // A cancel is somebody's decision, not news: failed runs, and completed ones for those who asked.
+        // Without a mail transport the rows are only marked: nobody is mailed about old runs once SMTP_URL is set.
+        if (!options.send) continue;
+        const wanted = status === 'failed' ? 'p.on_failed' : status === 'completed' ? 'p.on_completed' : null;
+        if (!wanted) continue;
+        const [test] = await tx.all<{ name: string }>('select name from tests where id = ?', [row.payload.test_id ?? null]);
+        const name = test?.name ?? 'a test';
+        const verb = status === 'failed' ? 'failed' : 'completed';
+        const subject = `[Loadplane] ${name}: run ${verb}`;
+        const text = [
+          `The run of "${name}" ${verb}.`,
+          `Status: ${status}`,
+          `Duration: ${Math.round((row.payload.duration_ms ?? 0) / 1000)} s`,
+          ...(row.payload.error ? [`Error: ${row.payload.error}`] : []),
+          `Log: ${options.publicUrl}/api/v1/tasks/${row.task_id}/log-stream`,
+          '',
+          'You receive this because you opted in to these e-mails (PUT /api/v1/notification-preferences).',
+        ].join('\n');
+        await tx.all(
+          `insert into email_notifications (id, workspace_id, user_id, outbox_id, to_address, subject, body, state, attempts, next_attempt_at, created_at, updated_at)
+           select gen_random_uuid(), p.workspace_id, p.user_id, ?, u.email, ?, ?, 'waiting', 0, ?, ?, ?
+           from notification_preferences p
+           join memberships m on m.workspace_id = p.workspace_id and m.user_id = p.user_id
+           join user_profiles u on u.id = p.user_id
+           where p.workspace_id = ? and p.channel = 'email' and ${wanted} and u.email is not null
+           on conflict (outbox_id, user_id) do nothing`,
+          [row.id, subject, text, at, at, at, row.workspace_id],
+        );
+      }
+      if (rows.length > 0) {
+        await tx.all(`update outbox set email_done_at = ? where id in (${rows.map(() => '?').join(', ')})`, [at, ...rows.map((row) => row.id)]);
+      }
+      return rows.length;
+    });
+  }
+
+  async function sendDue(): Promise<number> {
+    const leaseId = crypto.randomUUID();
+    const at = now();
+    const messages = await sqlOf(db).all<{ id: string; attempts: number; to_address: string; subject: string; body: string }>(
+      `update email_notifications set lease_id = ?, lease_until = ?
+       where id in (select id from email_notifications where state = 'waiting' and next_attempt_at <= ?
+                    and (lease_until is null or lease_until < ?) order by next_attempt_at, id limit 20 for update skip locked)
+       returning id, attempts, to_address, subject, body`,
+      [leaseId, new Date(at.getTime() + 60_000), at, at],
+    );
+    await Promise.all(
+      messages.map(async (message) => {
+        let error: string | null = null;
+        try {
+          await options.send!({ to: message.to_address, subject: message.subject, text: message.body });
+        } catch (cause) {
+          error = String((cause as Error)?.message ?? cause);
+        }
+        const attempts = message.attempts + 1;
+        const next = error ? nextAttemptAfterFailure(attempts, at) : null;
+        await sqlOf(db).all(
+          `update email_notifications set attempts = ?, state = ?, next_attempt_at = ?, last_error = ?, lease_id = null, lease_until = null, updated_at = ?
+           where id = ? and lease_id = ?`,
+          [attempts, error ? (next ? 'waiting' : 'failed') : 'sent', next, error, now(), message.id, leaseId],
+        );
+      }),
+    );
+    return messages.length;
+  }
+
+  async function collect() {
+    while (!stopped && (await fanOut()) > 0) {
+      // A burst may exceed one batch.
+    }
+    while (!stopped && (await sendDue()) > 0) {
+      // Until nothing is due.
+    }
+  }
+
+  let running: Promise<void> | null = null;
+  let again = false;
+  function wake(): Promise<void> {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = (async () => {
+      do {
+        again = false;
+        try {
+          await collect();
+        } catch (error) {
+          options.logger.error('e-mail notifications failed', { error: String(error) });
+        }
+      } while (again && !stopped);
+    })().finally(() => {
+      running = null;
+    });
+    return running;
+  }
+
+  return {
+    collect,
+    wake,
+    async stop() {
+      stopped = true;
+      await running;
+    },
+  };
+}
