@@ -99,6 +99,8 @@ describe('the OpenAPI document', () => {
         '/api/v1/members/invitations',
         '/api/v1/tasks',
         '/api/v1/tests',
+        '/api/v1/webhooks',
+        '/api/v1/webhooks/{id}/deliveries',
       ].sort(),
     );
     for (const { path, operation } of lists) {

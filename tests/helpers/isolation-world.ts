@@ -72,6 +72,10 @@ export interface WorkspaceA {
   task: Json;
   token: Json;
   spareTokens: Json[];
+  webhook: Json;
+  spareWebhook: Json;
+  /** The test ping of `webhook`: its delivery id. */
+  deliveryId: string;
   agentToken: string;
   agent: ProtocolAgent;
   assignmentId: string;
@@ -128,6 +132,12 @@ export async function buildIsolationWorld(ts: TestService, base: string): Promis
     await created(await call(owner.jwt, 'POST', '/api-tokens', { json: { name: 'walk-a-spare-1' } })),
     await created(await call(owner.jwt, 'POST', '/api-tokens', { json: { name: 'walk-a-spare-2' } })),
   ];
+  // Webhooks to a loopback receiver (the walk's service allows 127.0.0.1), and one test ping in the history.
+  const receiver = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Response('ok') });
+  const hookUrl = `http://127.0.0.1:${receiver.port}/walk-a`;
+  const webhook = await created(await call(owner.jwt, 'POST', '/webhooks', { json: { url: hookUrl, events: ['test.failed'], description: 'walk-a-webhook' } }));
+  const spareWebhook = await created(await call(owner.jwt, 'POST', '/webhooks', { json: { url: `${hookUrl}-spare`, events: ['test.started'] } }));
+  const ping = await created<{ id: string }>(await call(owner.jwt, 'POST', `/webhooks/${webhook.id}/test`), 202);
   const task = await created(await call(owner.jwt, 'POST', '/tasks', { json: { testId: testA.id, configId: config.id, machineIds: [machine.id], transport: 'ws' } }), 202);
   for (let i = 0; i < 200 && agent.received.assigns.length === 0; i++) await Bun.sleep(25);
   const assignmentId = agent.received.assigns[0]!.assignmentId;
@@ -149,6 +159,9 @@ export async function buildIsolationWorld(ts: TestService, base: string): Promis
     task,
     token,
     spareTokens,
+    webhook,
+    spareWebhook,
+    deliveryId: String(ping.id),
     agentToken,
     agent,
     assignmentId,
@@ -156,10 +169,11 @@ export async function buildIsolationWorld(ts: TestService, base: string): Promis
   };
   a.markers.push(
     a.workspaceId, a.userId, a.admin.userId, assignmentId, ...invitees.map((i) => i.invitationId),
-    ...[machine, spareMachine, testA, spareTest, config, spareConfig, token, ...spareTokens].map((r) => String(r.id)),
+    ...[machine, spareMachine, testA, spareTest, config, spareConfig, token, ...spareTokens, webhook, spareWebhook].map((r) => String(r.id)),
+    String(ping.id),
     String(task.id), String(task.public_id),
     // Names and usernames (hostnames are left out: B may use the same hostname for a machine of its own).
-    'walk-a-owner', 'walk-a-admin', 'walk-a-invitee', 'walk-a-test', 'walk-a-spare-test', 'walk-a-config', 'walk-a-token', 'walk-a-agent', 'walk-a line',
+    'walk-a-owner', 'walk-a-admin', 'walk-a-invitee', 'walk-a-test', 'walk-a-spare-test', 'walk-a-config', 'walk-a-token', 'walk-a-agent', 'walk-a line', 'walk-a-webhook',
   );
 
   // ---- Workspace B: its owner (by JWT and by API token), an agent token, a test and a machine of its own.

@@ -23,7 +23,7 @@ let b: WorkspaceB;
 const rawAgent = (token: string, hostname: string) => rawAgentAt(base, token, hostname);
 
 beforeAll(async () => {
-  ts = await startTestService({ port: await freePort() });
+  ts = await startTestService({ port: await freePort(), env: { WEBHOOK_ALLOW_HOSTS: '127.0.0.1' } });
   base = await ts.listen();
   ({ a, b, call } = await buildIsolationWorld(ts, base));
 }, 120_000);
@@ -236,6 +236,61 @@ function cases(): Record<string, RouteCase> {
           return call(a.jwt, 'DELETE', `/members/invitations/${pending.find((i) => i.user === 'walk-b-owner')!.id}`);
         },
       },
+    },
+    'GET /api/v1/webhooks': {
+      clean: { status: 200, call: () => call(b.jwt, 'GET', '/webhooks') },
+      own: { status: 200, call: () => call(a.jwt, 'GET', '/webhooks') },
+    },
+    'POST /api/v1/webhooks': {
+      clean: { status: 201, call: () => call(b.jwt, 'POST', '/webhooks', { json: { url: String(a.webhook.url), events: ['test.failed'] } }) },
+      own: { status: 201, call: () => call(a.jwt, 'POST', '/webhooks', { json: { url: String(a.webhook.url), events: ['test.completed'] } }) },
+    },
+    'GET /api/v1/webhooks/:id': {
+      foreign: async () => [await probe('webhook', b.jwt, 'GET', `/webhooks/${a.webhook.id}`)],
+      own: { status: 200, call: () => call(a.jwt, 'GET', `/webhooks/${a.webhook.id}`) },
+    },
+    'PATCH /api/v1/webhooks/:id': {
+      foreign: async () => [await probe('webhook', b.jwt, 'PATCH', `/webhooks/${a.webhook.id}`, { json: { enabled: false } })],
+      own: { status: 200, call: () => call(a.jwt, 'PATCH', `/webhooks/${a.webhook.id}`, { json: { description: 'walk-a-webhook renamed' } }) },
+    },
+    'DELETE /api/v1/webhooks/:id': {
+      foreign: async () => [await probe('webhook', b.jwt, 'DELETE', `/webhooks/${a.spareWebhook.id}`)],
+      own: { status: 204, call: () => call(a.jwt, 'DELETE', `/webhooks/${a.spareWebhook.id}`) },
+    },
+    'POST /api/v1/webhooks/:id/rotate': {
+      foreign: async () => [await probe('webhook', b.jwt, 'POST', `/webhooks/${a.webhook.id}/rotate`)],
+      own: { status: 200, call: () => call(a.jwt, 'POST', `/webhooks/${a.webhook.id}/rotate`) },
+    },
+    'POST /api/v1/webhooks/:id/test': {
+      foreign: async () => [await probe('webhook', b.jwt, 'POST', `/webhooks/${a.webhook.id}/test`)],
+      own: { status: 202, call: () => call(a.jwt, 'POST', `/webhooks/${a.webhook.id}/test`) },
+    },
+    'GET /api/v1/webhooks/:id/deliveries': {
+      foreign: async () => [await probe('webhook', b.jwt, 'GET', `/webhooks/${a.webhook.id}/deliveries`)],
+      own: { status: 200, call: () => call(a.jwt, 'GET', `/webhooks/${a.webhook.id}/deliveries`) },
+    },
+    'POST /api/v1/webhooks/:id/deliveries/:deliveryId/redeliver': {
+      foreign: async () => [await probe('delivery', b.jwt, 'POST', `/webhooks/${a.webhook.id}/deliveries/${a.deliveryId}/redeliver`)],
+      own: {
+        status: 202,
+        call: async () => {
+          // A finished delivery can be sent again: wait for the receiver's 200 first.
+          for (let i = 0; i < 100; i++) {
+            const list = (await (await call(a.jwt, 'GET', `/webhooks/${a.webhook.id}/deliveries?limit=1000`)).json()) as { id: string; state: string }[];
+            if (list.find((d) => d.id === a.deliveryId)?.state !== 'waiting') break;
+            await Bun.sleep(50);
+          }
+          return call(a.jwt, 'POST', `/webhooks/${a.webhook.id}/deliveries/${a.deliveryId}/redeliver`);
+        },
+      },
+    },
+    'GET /api/v1/notification-preferences': {
+      clean: { status: 200, call: () => call(b.jwt, 'GET', '/notification-preferences') },
+      own: { status: 200, call: () => call(a.jwt, 'GET', '/notification-preferences') },
+    },
+    'PUT /api/v1/notification-preferences': {
+      clean: { status: 200, call: () => call(b.jwt, 'PUT', '/notification-preferences', { json: { email: { on_failed: true, on_completed: false } } }) },
+      own: { status: 200, call: () => call(a.jwt, 'PUT', '/notification-preferences', { json: { email: { on_failed: true, on_completed: true } } }) },
     },
     'GET /api/v1/auth/me/invitations': {
       clean: { status: 200, call: () => call(b.jwt, 'GET', '/auth/me/invitations') },

@@ -6,6 +6,9 @@ import { UserProfile } from '../../domain/entities/user-profile.ts';
 
 let ts: TestService;
 let owner: string;
+/** The webhook whose deliveries are listed (routes with :id are called with it). */
+let webhookId = '';
+const concrete = (path: string) => path.replace(':id', webhookId);
 
 /** The /api/v1 GET routes whose 200 answer is an array, read from the app itself so a new list cannot slip by. */
 function listRoutes() {
@@ -21,7 +24,8 @@ async function json<T>(response: Response): Promise<T> {
 }
 
 beforeAll(async () => {
-  ts = await startTestService();
+  // Webhooks may target the loopback address here (a port nobody listens on: deliveries fail, which is fine).
+  ts = await startTestService({ env: { WEBHOOK_ALLOW_HOSTS: '127.0.0.1' } });
   owner = await ts.createUser('pager');
   // At least three rows in every list of the owner's workspace.
   const test = await json<{ id: string }>(
@@ -57,6 +61,14 @@ beforeAll(async () => {
     await ts.request('/api/v1/auth/me', { token: inviter });
     expect((await ts.request('/api/v1/members', { method: 'POST', token: inviter, json: { user: 'pager', role: 'viewer' } })).status).toBe(201);
   }
+  // Three webhooks, and three deliveries (test pings) of the first.
+  for (let i = 0; i < 3; i++) {
+    const hook = await json<{ id: string }>(
+      await ts.request('/api/v1/webhooks', { method: 'POST', token: owner, json: { url: `http://127.0.0.1:9/hook-${i}`, events: ['test.failed'] } }),
+    );
+    webhookId ||= hook.id;
+  }
+  for (let i = 0; i < 3; i++) expect((await ts.request(`/api/v1/webhooks/${webhookId}/test`, { method: 'POST', token: owner })).status).toBe(202);
 }, 120_000);
 afterAll(() => ts.stop());
 
@@ -74,13 +86,16 @@ describe('every list route', () => {
         '/api/v1/members/invitations',
         '/api/v1/tasks',
         '/api/v1/tests',
+        '/api/v1/webhooks',
+        '/api/v1/webhooks/:id/deliveries',
       ].sort(),
     );
     for (const route of routes) expect(Object.keys(route.query?.properties ?? {}), route.path).toEqual(['limit', 'cursor']);
   });
 
   test('pages one row at a time with Link and X-Next-Cursor, each row once, and the last page has neither', async () => {
-    for (const { path } of listRoutes()) {
+    for (const { path: pattern } of listRoutes()) {
+      const path = concrete(pattern);
       const all = await json<Record<string, string>[]>(await ts.request(`${path}?limit=1000`, { token: owner }));
       expect(all.length, path).toBeGreaterThanOrEqual(3);
       const key = (row: Record<string, string>) => row.id ?? row.user_id!;
@@ -109,7 +124,8 @@ describe('every list route', () => {
   });
 
   test('an empty ?limit= is the default page size; a bad limit or cursor is a 400 naming it', async () => {
-    for (const { path } of listRoutes()) {
+    for (const { path: pattern } of listRoutes()) {
+      const path = concrete(pattern);
       expect((await ts.request(`${path}?limit=&cursor=`, { token: owner })).status, path).toBe(200);
       for (const [query, field] of [
         ['limit=0', 'limit'],

@@ -1,3 +1,4 @@
+import { inviteAndAccept } from '../../../tests/helpers/invitations.ts';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
 import { sqlOf } from '../../services/sql.ts';
 import { startTestService, type TestService } from '../../../tests/helpers/test-service.ts';
@@ -185,8 +186,8 @@ describe('webhooks: security', () => {
     const memberJwt = await ts.createUser(memberName);
     await ts.request('/api/v1/auth/me', { token: memberJwt }); // the first sign-in makes them known
     const workspace = (await (await ts.request('/api/v1/workspace', { token: owner })).json()) as { id: string };
-    const added = await ts.request('/api/v1/members', { method: 'POST', token: owner, json: { user: memberName, role: 'member' } });
-    expect(added.status).toBe(201);
+    const added = await inviteAndAccept(ts, owner, memberName, 'member', memberJwt);
+    expect(added.invited.status).toBe(201);
     const asMember = await ts.request('/api/v1/webhooks', { token: memberJwt, headers: { 'x-workspace-id': workspace.id } });
     expect(asMember.status).toBe(403);
     expect(((await asMember.json()) as { message: string }).message).toContain('manage_webhooks');

@@ -5,7 +5,7 @@ import { toDeliveryView, toWebhookView } from '../../services/webhooks/webhooks.
 import { PageQuery, pagedList } from '../paging.ts';
 import type { RouteDeps } from '../route-deps.ts';
 import { requireCaller } from '../require-caller.ts';
-import { bearerSecurity, errorResponses, IdParams, Timestamp } from '../schemas/common.ts';
+import { bearerSecurity, errorResponses, IdParams, Integer, Timestamp } from '../schemas/common.ts';
 
 const EventName = t.String({ description: `one of ${webhookEvents.join(', ')}` });
 
@@ -31,8 +31,8 @@ const Attempt = t.Object(
   {
     attempted_at: Timestamp,
     outcome: t.String({ description: 'success or failure' }),
-    status_code: t.Nullable(t.Integer()),
-    duration_ms: t.Integer(),
+    status_code: t.Nullable(Integer()),
+    duration_ms: Integer(),
     error: t.Nullable(t.String({ description: 'why it failed: status, timeout, redirect, connection error, refused address' })),
     response_excerpt: t.Nullable(t.String({ description: "the first bytes of the endpoint's answer" })),
   },
@@ -49,7 +49,7 @@ const DeliveryView = t.Object(
       { description: 'the body sent, byte for byte as serialised here' },
     ),
     state: t.String({ description: 'waiting, delivered or failed' }),
-    attempt_count: t.Integer(),
+    attempt_count: Integer(),
     next_attempt_at: t.Nullable(Timestamp),
     redelivery_of: t.Nullable(t.String()),
     created_at: Timestamp,
