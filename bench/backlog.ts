@@ -4,20 +4,33 @@
  * machine is free. On PostgreSQL (the workspaces are made in SQL, which needs DATABASE_URL).
  *
  *   ./node_modules/.bin/bun bench/backlog.ts [--workspaces 100] [--per-workspace 10] [--runs 100] [--rest 10] [--timeout 900] [--profile DIR]
+ *       [--quiet-wait 60]
  *
  * Each workspace (plan enterprise) gets its own agent token, client token, one test (`custom`) and one simulated agent
  * (bench/runs/sim-agents.ts). The backlog agents take their first run and hold it (`started`, never `finished`), so the
  * workspace's further tasks stay pending; on release they finish it and answer every later run at once.
+ * Before each measured case and the drain, it waits up to --quiet-wait seconds for the rest of the shared machine to be
+ * quiet (0: do not wait) and reports the CPU other processes used meanwhile.
  */
 import { mkdirSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
+import { waitForQuietMachine } from './cpu.ts';
 import { machineDescription } from './machine.ts';
-import { cpuMeter, epochMs, fmt, fmtInt, markdownTable, parseFlags, percentile, pidsNamed, type RunsService, startRunsService } from './runs/harness.ts';
+import { cpuMeter, epochMs, machineMeter, fmt, fmtInt, markdownTable, parseFlags, percentile, type RunsService, startRunsService } from './runs/harness.ts';
 import { summarizeWindow, windowMarkdown } from './runs/profile-window.ts';
 import { type FromWorker, startSimWorker } from './runs/sim-agents.ts';
 
-const { flags } = parseFlags(Bun.argv.slice(2), { workspaces: '100', 'per-workspace': '10', runs: '100', rest: '10', timeout: '900', profile: '' });
+const { flags } = parseFlags(Bun.argv.slice(2), {
+  workspaces: '100',
+  'per-workspace': '10',
+  runs: '100',
+  rest: '10',
+  timeout: '900',
+  profile: '',
+  'quiet-wait': '60',
+});
+const quietWait = Number(flags['quiet-wait']);
 const workspaceCount = Number(flags.workspaces);
 const perWorkspace = Number(flags['per-workspace']);
 const runCount = Number(flags.runs);
@@ -151,11 +164,28 @@ async function main() {
         await Bun.sleep(5);
       }
     };
+    // What else ran on the machine during a measured stretch: everything but the service, its cluster, the simulator
+    // and this driver (other sessions share the 2 cores).
+    const ownPids = () => [process.pid, runs.service.pid, worker.pid, ...runs.postgresPids()];
+    const quietTexts: string[] = [];
+    const calmDown = async (title: string) => {
+      if (quietWait <= 0) return;
+      const calm = await waitForQuietMachine({ maxSeconds: quietWait, excludePids: ownPids });
+      quietTexts.push(`${title}: ${calm.quiet ? 'quiet' : 'NOT quiet'} after ${fmt(calm.waitedSeconds, 0)} s`);
+    };
+    const otherMeter = () => {
+      const own = cpuMeter({ own: ownPids() });
+      const whole = machineMeter();
+      return () => Math.max(0, whole().processes - (own().own ?? 0));
+    };
+    const others: string[] = [];
     /** Sequential runs in the probe workspace: POST -> assign; each waits for the previous to complete. */
     const measure = async (title: string) => {
       const dispatch: number[] = [];
       const post: number[] = [];
       let lost = 0;
+      await calmDown(title);
+      const other = otherMeter();
       const from = epochMs();
       for (let i = 0; i < runCount; i++) {
         const response = await postRun(probe);
@@ -169,10 +199,11 @@ async function main() {
         await untilDone(probe, response.body.id);
       }
       windows.push({ title, from, to: epochMs() });
+      others.push(`${title}: ${fmt(other())}%`);
       console.error(`  ${title}: p50 ${fmt(percentile(dispatch, 50))} ms, p99 ${fmt(percentile(dispatch, 99))} ms`);
       return { dispatch, post, lost, seconds: (epochMs() - from) / 1000 };
     };
-    const postgresPids = pidsNamed('postgres');
+    const postgresPids = runs.postgresPids();
     const rest = async (title: string) => {
       const cpu = cpuMeter({ server: runs.service.pid, postgres: postgresPids });
       const from = epochMs();
@@ -217,6 +248,8 @@ async function main() {
 
     // 5. Drain: every backlog machine finishes its held run and answers every later one at once.
     console.error('backlog: draining');
+    await calmDown('drain');
+    const drainOther = otherMeter();
     const drainFrom = epochMs();
     const drainCpu = cpuMeter({ server: runs.service.pid, postgres: postgresPids });
     worker.send({ type: 'release' });
@@ -239,6 +272,7 @@ async function main() {
     }
     const settledAt = epochMs();
     const drainUsage = drainCpu();
+    others.push(`drain: ${fmt(drainOther())}%`);
     windows.push({ title: 'drain', from: drainFrom, to: settledAt });
     const statuses = (await db.query<{ status: string; n: number }>(`select status, count(*)::int as n from tasks group by status order by status`)).rows;
 
@@ -285,11 +319,12 @@ async function main() {
           ['release -> nothing pending or running', `${fmt(settleSeconds, 2)} s (${fmtInt((backlogIds.length + spaces.length) / settleSeconds)} tasks/s incl. the ${spaces.length} held)`],
           ['server / postgres CPU while draining', `${fmt(drainUsage.server ?? NaN)}% / ${fmt(drainUsage.postgres ?? NaN)}%`],
           ['reference: sequential runs, empty backlog (POST, assign, poll until completed)', `${fmt(empty.dispatch.length / empty.seconds, 1)} runs/s`],
-          ['filling: 1,000 POST /tasks, 8 at once', `${fmt(fillSeconds, 1)} s, POST p50 ${fmt(percentile(fillPosts, 50))} ms, p99 ${fmt(percentile(fillPosts, 99))} ms`],
+          [`filling: ${fmtInt(backlogIds.length)} POST /tasks, 8 at once`, `${fmt(fillSeconds, 1)} s, POST p50 ${fmt(percentile(fillPosts, 50))} ms, p99 ${fmt(percentile(fillPosts, 99))} ms`],
           ['final task statuses', statuses.map((s) => `${s.status} ${s.n}`).join(', ')],
         ],
       ),
     );
+    console.log(`\nOther processes' CPU (% of one core) during each measured stretch: ${others.join('; ')}. Quiet-machine wait: ${quietTexts.join('; ') || 'not used'}.`);
     console.log(`\nPending before the measurement (SQL): ${pending}. Protocol errors: ${errors.length}${errors[0] ? ` (first: ${errors[0]})` : ''}.`);
     console.log(`\nThe dispatcher's candidate query with the backlog in place (EXPLAIN ANALYZE):\n\n\`\`\`\n${plan.rows.map((r) => r['QUERY PLAN']).join('\n')}\n\`\`\``);
   } finally {

@@ -112,21 +112,30 @@ export function measureCpu(serverPid: number | null): (wrkCpuSeconds: number) =>
 
 /**
  * Waits until the machine is quiet: process CPU below `thresholdPercent` of one core for `seconds` seconds in a row
- * (other people's builds and tests share this machine). Gives up after `maxSeconds` and says so.
+ * (other people's builds and tests share this machine). Gives up after `maxSeconds` and says so. `excludePids` are the
+ * benchmark's own processes (a connected fleet is never idle): their CPU does not count against the threshold.
  */
-export async function waitForQuietMachine(options: { thresholdPercent?: number; seconds?: number; maxSeconds?: number } = {}) {
+export async function waitForQuietMachine(
+  options: { thresholdPercent?: number; seconds?: number; maxSeconds?: number; excludePids?: () => number[] } = {},
+) {
   const threshold = options.thresholdPercent ?? 15;
   const needed = options.seconds ?? 2;
   const deadline = performance.now() + (options.maxSeconds ?? 120) * 1000;
   const started = performance.now();
+  // Jiffies (USER_HZ 100, as /proc/stat counts) of the excluded processes.
+  const ownTicks = () => (options.excludePids?.() ?? []).reduce((sum, pid) => sum + (processCpuSeconds(pid) ?? 0) * 100, 0);
   let calm = 0;
   let last = machineTicks();
+  let lastOwn = ownTicks();
   while (calm < needed) {
     if (performance.now() > deadline) return { quiet: false, waitedSeconds: (performance.now() - started) / 1000 };
     await Bun.sleep(1000);
     const now = machineTicks();
-    const busy = now.total > last.total ? ((now.processes - last.processes) / (now.total - last.total)) * 100 * availableParallelism() : 0;
+    const own = ownTicks();
+    const others = now.processes - last.processes - Math.max(0, own - lastOwn);
+    const busy = now.total > last.total ? (Math.max(0, others) / (now.total - last.total)) * 100 * availableParallelism() : 0;
     last = now;
+    lastOwn = own;
     calm = busy < threshold ? calm + 1 : 0;
   }
   return { quiet: true, waitedSeconds: (performance.now() - started) / 1000 };

@@ -3,14 +3,17 @@
  * per stage: time to connect, server CPU and RSS at rest, and POST /tasks -> `assign` latency on a random idle agent.
  *
  *   ./node_modules/.bin/bun bench/fleet.ts [postgres|pglite] [--agents 10000] [--stages 100,1000] [--workers 2]
- *       [--runs 200] [--rest 30] [--concurrency 64] [--timeout 1200] [--profile DIR]
+ *       [--runs 200] [--rest 30] [--concurrency 64] [--timeout 1200] [--profile DIR] [--quiet-wait 60]
  *
  * One workspace (the bootstrap one, plan enterprise: no machine limit), one agent token for every simulated agent
  * (machines are keyed by hostname). Each stage connects more agents up to its count; the last stage is --agents.
+ * Before the rest measurement and before the dispatch runs of each stage, the benchmark waits up to --quiet-wait
+ * seconds for the rest of the shared machine to be quiet (0: do not wait), and reports what else ran meanwhile.
  */
 import { mkdirSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
+import { waitForQuietMachine } from './cpu.ts';
 import { machineDescription } from './machine.ts';
 import {
   cpuMeter,
@@ -22,7 +25,6 @@ import {
   markdownTable,
   parseFlags,
   percentile,
-  pidsNamed,
   type RunsService,
   startRunsService,
   createTest,
@@ -39,7 +41,9 @@ const { flags, words } = parseFlags(Bun.argv.slice(2), {
   concurrency: '64',
   timeout: '1200',
   profile: '',
+  'quiet-wait': '60',
 });
+const quietWait = Number(flags['quiet-wait']);
 const database = (words[0] ?? 'postgres') as DatabaseMode;
 if (database !== 'pglite' && database !== 'postgres') throw new Error(`unknown database ${database}`);
 const total = Number(flags.agents);
@@ -60,6 +64,10 @@ interface StageResult {
   failed: number;
   cpu: Record<string, number | null>;
   softirq: number;
+  /** CPU of every other process on the machine (other sessions' work), at rest and during the dispatch runs. */
+  otherRest: number;
+  otherDispatch: number;
+  quiet: string;
   rss: { rss: number; peak: number } | null;
   fds: number | null;
   dispatch: number[];
@@ -67,20 +75,60 @@ interface StageResult {
   lost: number;
 }
 
-/** EXPLAIN ANALYZE of the query every dispatch pass runs for the workspaces of its candidates (here: the one workspace). */
-async function explainMachines(databaseUrl: string): Promise<string> {
+/**
+ * EXPLAIN ANALYZE of what a dispatch pass and the sweep run with the whole fleet connected (copied from
+ * core/services/runs/dispatcher.ts, agent-commands.ts and agent-presence.ts): the pending candidates, the one machine a
+ * task names, the resend of unacknowledged commands and the presence renewal (rolled back).
+ */
+async function explainQueries(databaseUrl: string, machineId: string): Promise<{ title: string; plan: string }[]> {
   const db = new pg.Client({ connectionString: databaseUrl });
   await db.connect();
+  const explain = async (title: string, text: string, values: unknown[]) => {
+    const { rows } = await db.query<{ 'QUERY PLAN': string }>(`explain (analyze, buffers) ${text}`, values);
+    return { title, plan: rows.map((r) => r['QUERY PLAN']).join('\n') };
+  };
   try {
-    const { rows } = await db.query<{ 'QUERY PLAN': string }>(
-      `explain (analyze, buffers) select m.id, m.workspace_id, m.hostname, m.tools,
-         (m.connection_id is not null and m.lease_until > now()) as connected,
-         (m.connection_id is not null and m.lease_until > now() and not exists (
-            select 1 from task_assignments a where a.machine_id = m.id and a.status in ('pending', 'running', 'cancelling'))) as free
-       from machines m where m.workspace_id in (select id from workspaces where is_bootstrap)
-       order by m.last_seen_at desc nulls last, m.id`,
-    );
-    return rows.map((r) => r['QUERY PLAN']).join('\n');
+    const replica = await db.query<{ replica_id: string }>('select replica_id from machines where replica_id is not null group by replica_id order by count(*) desc limit 1');
+    const replicaId = replica.rows[0]?.replica_id ?? '';
+    const machineColumns = `m.id, m.workspace_id, m.hostname, m.tools,
+      (m.connection_id is not null and m.lease_until > now()) as connected,
+      (m.connection_id is not null and m.lease_until > now() and not exists (
+         select 1 from task_assignments a where a.machine_id = m.id and a.status in ('pending', 'running', 'cancelling'))) as free`;
+    const plans = [
+      await explain(
+        'dispatcher: pending candidates',
+        `select r.id, r.workspace_id, r.requested_machine_ids, te.tool from (
+           select t.id, t.workspace_id, t.test_id, t.requested_machine_ids, t.created_at,
+                  row_number() over (partition by t.workspace_id order by t.created_at, t.id) as rank
+           from tasks t where t.status = 'pending') r
+         left join tests te on te.id = r.test_id
+         where r.rank <= $1 order by r.rank, r.created_at, r.id limit $2`,
+        [20, 1000],
+      ),
+      await explain('dispatcher: the machine a task names', `select ${machineColumns}, null as need from machines m where m.id in ($1)`, [machineId]),
+      await explain(
+        'sweep: resend unacknowledged commands (every 1 s)',
+        `select a.id, a.machine_id, a.status from task_assignments a join machines m on m.id = a.machine_id
+         where m.replica_id = $1 and a.status in ('pending', 'cancelling')
+           and (a.sent_at is null or a.sent_at < now() - make_interval(secs => $2))`,
+        [replicaId, 5],
+      ),
+    ];
+    await db.query('begin');
+    try {
+      plans.push(
+        await explain(
+          'presence renewal of every socket this replica holds (rolled back)',
+          `with renewed as (update machines set lease_until = now() + make_interval(secs => $1), last_seen_at = now()
+             where replica_id = $2 and connection_id is not null returning 1)
+           select count(*)::int as renewed from renewed`,
+          [15, replicaId],
+        ),
+      );
+    } finally {
+      await db.query('rollback');
+    }
+    return plans;
   } finally {
     await db.end();
   }
@@ -113,9 +161,11 @@ async function main() {
     }
   };
   const workers: SimWorker[] = Array.from({ length: workerCount }, () => startSimWorker(onMessage));
+  // The benchmark's own processes: the quiet-machine wait counts everything else only.
+  const ownPids = () => [process.pid, runs.service.pid, ...workers.map((w) => w.pid), ...runs.postgresPids()];
   const results: StageResult[] = [];
   let closedDuringRun = 0;
-  let explained = '';
+  let explained: { title: string; plan: string }[] = [];
   const windows: { title: string; from: number; to: number }[] = [];
   try {
     const testId = await createTest(runs, 'fleet probe', 'custom', '#!/bin/sh\ntrue\n');
@@ -146,14 +196,17 @@ async function main() {
 
       // At rest: two heartbeat intervals to let the ramp's work drain, then CPU over --rest seconds.
       await Bun.sleep(10_000);
-      const postgresPids = database === 'postgres' ? pidsNamed('postgres') : [];
-      const cpu = cpuMeter({ server: runs.service.pid, postgres: database === 'postgres' ? postgresPids : null, agents: workers.map((w) => w.pid) });
+      const calm = quietWait > 0 ? await waitForQuietMachine({ maxSeconds: quietWait, excludePids: ownPids }) : null;
+      const postgresPids = runs.postgresPids();
+      const cpu = cpuMeter({ server: runs.service.pid, postgres: database === 'postgres' ? postgresPids : null, agents: workers.map((w) => w.pid), driver: process.pid });
       const whole = machineMeter();
       const restFrom = epochMs();
       await Bun.sleep(restSeconds * 1000);
       windows.push({ title: `at rest, ${connected.size} agents`, from: restFrom, to: epochMs() });
       const usage = cpu();
-      const softirq = whole().softirq;
+      const machineUse = whole();
+      const softirq = machineUse.softirq;
+      const otherRest = Math.max(0, machineUse.processes - (usage.server ?? 0) - (usage.postgres ?? 0) - (usage.agents ?? 0) - (usage.driver ?? 0));
       const rss = memoryMiB(runs.service.pid);
       const fds = openFds(runs.service.pid);
       console.error(`  at rest: server ${fmt(usage.server ?? NaN)}%, postgres ${fmt(usage.postgres ?? NaN)}%, rss ${fmt(rss?.rss ?? NaN)} MiB`);
@@ -163,6 +216,9 @@ async function main() {
       const dispatch: number[] = [];
       const post: number[] = [];
       let lost = 0;
+      const calmDispatch = quietWait > 0 ? await waitForQuietMachine({ maxSeconds: quietWait, excludePids: ownPids }) : null;
+      const dispatchCpu = cpuMeter({ server: runs.service.pid, postgres: database === 'postgres' ? runs.postgresPids() : null, agents: workers.map((w) => w.pid), driver: process.pid });
+      const dispatchWhole = machineMeter();
       const dispatchFrom = epochMs();
       for (let i = 0; i < runCount; i++) {
         const machineId = machineIds[Math.floor(Math.random() * machineIds.length)]!;
@@ -182,9 +238,26 @@ async function main() {
         await Bun.sleep(20);
       }
       windows.push({ title: `dispatch, ${connected.size} agents`, from: dispatchFrom, to: epochMs() });
+      const dispatchUse = dispatchCpu();
+      const otherDispatch = Math.max(0, dispatchWhole().processes - (dispatchUse.server ?? 0) - (dispatchUse.postgres ?? 0) - (dispatchUse.agents ?? 0) - (dispatchUse.driver ?? 0));
+      const quietText = (q: Awaited<ReturnType<typeof waitForQuietMachine>> | null) => (q ? `${q.quiet ? 'yes' : 'NO'} (${fmt(q.waitedSeconds, 0)} s)` : 'not waited');
       console.error(`  dispatch p50 ${fmt(percentile(dispatch, 50))} ms, p99 ${fmt(percentile(dispatch, 99))} ms${lost ? `, ${lost} never assigned` : ''}`);
-      if (stage === total && runs.service.databaseUrl) explained = await explainMachines(runs.service.databaseUrl);
-      results.push({ agents: connected.size, connectMs, failed: failures.length, cpu: usage, softirq, rss, fds, dispatch, post, lost });
+      if (stage === total && runs.service.databaseUrl) explained = await explainQueries(runs.service.databaseUrl, machineIds[0]!);
+      results.push({
+        agents: connected.size,
+        connectMs,
+        failed: failures.length,
+        cpu: usage,
+        softirq,
+        otherRest,
+        otherDispatch,
+        quiet: `rest ${quietText(calm)}, dispatch ${quietText(calmDispatch)}`,
+        rss,
+        fds,
+        dispatch,
+        post,
+        lost,
+      });
     }
   } finally {
     closedDuringRun = closed;
@@ -201,7 +274,7 @@ async function main() {
   );
   console.log(
     markdownTable(
-      ['agents', 'connect (this stage)', 'hellos/s', 'server CPU at rest', 'postgres CPU', 'simulators CPU', 'softirq', 'server RSS (peak)', 'server fds'],
+      ['agents', 'connect (this stage)', 'hellos/s', 'server CPU at rest', 'postgres CPU', 'simulators CPU', 'softirq', 'other processes', 'server RSS (peak)', 'server fds'],
       results.map((r, i) => {
         const added = r.agents - (i > 0 ? results[i - 1]!.agents : 0);
         return [
@@ -212,6 +285,7 @@ async function main() {
           r.cpu.postgres === null ? '–' : `${fmt(r.cpu.postgres ?? NaN)}%`,
           `${fmt(r.cpu.agents ?? NaN)}%`,
           `${fmt(r.softirq)}%`,
+          `${fmt(r.otherRest)}%`,
           `${fmtInt(r.rss?.rss ?? NaN)} MiB (${fmtInt(r.rss?.peak ?? NaN)})`,
           fmtInt(r.fds ?? NaN),
         ];
@@ -221,7 +295,7 @@ async function main() {
   console.log('');
   console.log(
     markdownTable(
-      ['agents', 'runs', 'POST -> assign p50', 'p99', 'max', 'POST response p50', 'p99 vs first stage'],
+      ['agents', 'runs', 'POST -> assign p50', 'p99', 'max', 'POST response p50', 'p99 vs first stage', 'other processes during the runs', 'machine quiet before (waited)'],
       results.map((r) => [
         fmtInt(r.agents),
         `${r.dispatch.length}${r.lost ? ` (${r.lost} lost)` : ''}`,
@@ -230,11 +304,13 @@ async function main() {
         `${fmt(Math.max(...r.dispatch))} ms`,
         `${fmt(percentile(r.post, 50))} ms`,
         first ? `${fmt(percentile(r.dispatch, 99) / percentile(first.dispatch, 99), 2)}x` : '–',
+        `${fmt(r.otherDispatch)}%`,
+        r.quiet,
       ]),
     ),
   );
   console.log(`\nSockets closed by the server during the run: ${closedDuringRun}; connect failures: ${failures.length}; protocol errors: ${errors.length}${errors[0] ? ` (first: ${errors[0]})` : ''}`);
-  if (explained) console.log(`\nThe dispatcher's machine query (copied from core/services/runs/dispatcher.ts) with all agents connected, EXPLAIN ANALYZE:\n\n\`\`\`\n${explained}\n\`\`\``);
+  for (const { title, plan } of explained) console.log(`\nWith all agents connected, EXPLAIN ANALYZE of ${title}:\n\n\`\`\`\n${plan}\n\`\`\``);
   if (profileDir) {
     const file = readdirSync(profileDir).filter((f) => f.endsWith('.cpuprofile')).sort().pop();
     if (file) for (const w of windows) console.log(`\n${windowMarkdown(w.title, summarizeWindow(join(profileDir, file), w.from, w.to, 12))}`);

@@ -23,10 +23,10 @@ usage() {
   echo "  list-breakdown [pglite] [postgres] [--iterations 700]" >&2
   echo "  profile-list   [pglite|postgres] [--path /api/v1/tests] [--duration 10s] [--connections 64] [--top 30] [--keep DIR]" >&2
   echo "  dispatch       [pglite] [postgres] [--runs 50] [--warmup 5]" >&2
-  echo "  log-path       [pglite|postgres] [--flood 1:200000,...] [--paced 1:1000,...] [--max-stored N] [--agent-batch-ms N]" >&2
+  echo "  log-path       [pglite|postgres] [--flood 1:200000,...] [--paced 1:1000,...] [--max-stored N] [--agent-batch-ms N] [--replicas 2 [--rounds 2]]" >&2
   echo "  k6-overhead    [--vus 20] [--duration 15s] [--rounds 3] [--legs alone,json,agent]" >&2
-  echo "  fleet          [postgres|pglite] [--agents 10000] [--stages 100,1000] [--workers 2] [--runs 200] [--rest 30] [--profile DIR]" >&2
-  echo "  backlog        [--workspaces 100] [--per-workspace 10] [--runs 100] [--profile DIR]" >&2
+  echo "  fleet          [postgres|pglite] [--agents 10000] [--stages 100,1000] [--workers 2] [--runs 200] [--rest 30] [--profile DIR] [--quiet-wait 60]" >&2
+  echo "  backlog        [--workspaces 100] [--per-workspace 10] [--runs 100] [--profile DIR] [--quiet-wait 60]" >&2
   echo "  sandbox        [--vus 10] [--duration 10s] [--rounds 3] [--iterations 40] [--e2e 15]" >&2
   echo "  webhooks       [postgres] [pglite] [--events 2000] [--hooks 2] [--runs 40]" >&2
   echo "  without arguments: ${DEFAULT[*]}" >&2

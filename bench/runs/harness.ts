@@ -4,7 +4,7 @@
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { readdirSync, readFileSync } from 'node:fs';
-import { machineTicks } from '../cpu.ts';
+import { machineTicks, pidListeningOn } from '../cpu.ts';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type AgentProcess, startAgentProcess } from '../../tests/helpers/agent-process.ts';
@@ -21,7 +21,17 @@ const random = () => crypto.randomUUID().replaceAll('-', '');
 export interface RunsService {
   service: ServiceProcess;
   url: string;
+  /**
+   * A second replica on the same PostgreSQL database (`replicas: 2`), or null. Its own DATA_DIR and port; the shared
+   * secrets come from the database, so the tokens below work on it too.
+   */
+  replicaB: ServiceProcess | null;
   database: DatabaseMode;
+  /**
+   * The processes of this benchmark's own PostgreSQL cluster (postmaster and its children, backends come and go): not
+   * every `postgres` on the machine, since other sessions' test clusters run beside it. Empty on PGlite.
+   */
+  postgresPids(): number[];
   /** An API token (all of the admin's permissions) for the benchmark client. */
   token: string;
   /** A token with machines:write + runs:write, for agents of the same workspace. */
@@ -35,33 +45,38 @@ export interface RunsService {
 
 /**
  * Boots the service as a real process on a free loopback port (PGlite under a temp DATA_DIR, or a fresh database on a
- * throwaway PostgreSQL cluster), with no local agent, and creates the client and agent tokens.
+ * throwaway PostgreSQL cluster), with no local agent, and creates the client and agent tokens. `replicas: 2` (PostgreSQL
+ * only) boots a second process on the same database once the first has migrated it.
  */
-export async function startRunsService(options: { database?: DatabaseMode; env?: Record<string, string> } = {}): Promise<RunsService> {
+export async function startRunsService(options: { database?: DatabaseMode; env?: Record<string, string>; replicas?: 1 | 2 } = {}): Promise<RunsService> {
   const database = options.database ?? 'pglite';
+  if (options.replicas === 2 && database !== 'postgres') throw new Error('two replicas need PostgreSQL (PGlite is one process)');
   const dataDir = await mkdtemp(join(tmpdir(), 'loadplane-bench-runs-'));
+  const dataDirB = options.replicas === 2 ? await mkdtemp(join(tmpdir(), 'loadplane-bench-runs-b-')) : null;
   const postgres = database === 'postgres' ? await startPostgresServer() : null;
   if (database === 'postgres' && !postgres) throw new Error(`PostgreSQL unavailable: ${POSTGRES_SKIP_MESSAGE}`);
   const password = `bench-${random()}`;
   const clientSecret = `bench-${random()}`;
-  let service: ServiceProcess;
+  const envOf = (dir: string) => ({
+    LOCAL_AGENT: 'false',
+    LOG_LEVEL: 'warn',
+    DATA_DIR: dir,
+    AUTH_CLIENT_SECRET: clientSecret,
+    BOOTSTRAP_ADMIN_USERNAME: 'admin',
+    BOOTSTRAP_ADMIN_PASSWORD: password,
+    ...(postgres ? { DATABASE_URL: postgres.url } : {}),
+    ...options.env,
+  });
+  let service: ServiceProcess | null = null;
+  let replicaB: ServiceProcess | null = null;
   try {
-    service = await startServiceProcess({
-      env: {
-        LOCAL_AGENT: 'false',
-        LOG_LEVEL: 'warn',
-        DATA_DIR: dataDir,
-        AUTH_CLIENT_SECRET: clientSecret,
-        BOOTSTRAP_ADMIN_USERNAME: 'admin',
-        BOOTSTRAP_ADMIN_PASSWORD: password,
-        ...(postgres ? { DATABASE_URL: postgres.url } : {}),
-        ...options.env,
-      },
-      timeoutMs: 120_000,
-    });
+    // One after the other: the first one migrates the fresh database and writes the shared secrets.
+    service = await startServiceProcess({ env: envOf(dataDir), timeoutMs: 120_000 });
+    if (dataDirB) replicaB = await startServiceProcess({ env: envOf(dataDirB), timeoutMs: 120_000 });
   } catch (error) {
+    await service?.stop();
     await postgres?.stop();
-    await rm(dataDir, { recursive: true, force: true });
+    for (const dir of [dataDir, dataDirB]) if (dir) await rm(dir, { recursive: true, force: true });
     throw error;
   }
   const url = service.url;
@@ -97,18 +112,28 @@ export async function startRunsService(options: { database?: DatabaseMode; env?:
     return { status: response.status, body: body as never, ms, sentAt };
   };
 
+  let postmaster: number | null = null;
+  const postgresPids = () => {
+    if (!postgres) return [];
+    postmaster ??= pidListeningOn(Number(new URL(postgres.url).port || 5432));
+    return postmaster === null ? [] : [postmaster, ...childrenOf(postmaster)];
+  };
+
   return {
     service,
     url,
+    replicaB,
+    postgresPids,
     database,
     token,
     agentToken,
     adminJwt: () => passwordGrant(url, { username: 'admin', password, clientSecret }),
     api,
     async stop() {
-      await service.stop();
+      await replicaB?.stop();
+      await service!.stop();
       await postgres?.stop();
-      await rm(dataDir, { recursive: true, force: true });
+      for (const dir of [dataDir, dataDirB]) if (dir) await rm(dir, { recursive: true, force: true });
     },
   };
 }
@@ -199,6 +224,21 @@ export function pidsNamed(comm: string): number[] {
     if (!/^\d+$/.test(entry)) continue;
     try {
       if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === comm) pids.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return pids;
+}
+
+/** Pids whose parent is `parent` (Linux /proc). */
+export function childrenOf(parent: number): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === parent) pids.push(Number(entry));
     } catch {
       // gone meanwhile
     }
