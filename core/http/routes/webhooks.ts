@@ -5,9 +5,17 @@ import { toDeliveryView, toWebhookView } from '../../services/webhooks/webhooks.
 import { PageQuery, pagedList } from '../paging.ts';
 import type { RouteDeps } from '../route-deps.ts';
 import { requireCaller } from '../require-caller.ts';
-import { bearerSecurity, errorResponses, IdParams, Integer, Timestamp } from '../schemas/common.ts';
+import { bearerSecurity, documented, errorResponses, IdParams, Integer, Timestamp } from '../schemas/common.ts';
 
-const EventName = t.String({ description: `one of ${webhookEvents.join(', ')}` });
+// The service names the bad value itself; the document states the allowed ones (see documented()).
+const EventName = t.String({ description: `one of ${webhookEvents.join(', ')}`, ...documented({ enum: [...webhookEvents] }) });
+/** An http(s) URL; whether its host may be reached is decided at creation and at every delivery. */
+const TargetUrl = t.String({
+  minLength: 1,
+  maxLength: 2048,
+  description: 'http(s); private, loopback and link-local targets need WEBHOOK_ALLOW_HOSTS',
+  ...documented({ format: 'uri', pattern: '^https?://[^\\s/?#@]+' }),
+});
 
 const WebhookView = t.Object(
   {
@@ -61,7 +69,7 @@ const DeliveryView = t.Object(
 
 const WebhookCreate = t.Object(
   {
-    url: t.String({ minLength: 1, description: 'http(s); private, loopback and link-local targets need WEBHOOK_ALLOW_HOSTS' }),
+    url: TargetUrl,
     events: t.Array(EventName, { minItems: 1, maxItems: 3 }),
     description: t.Optional(t.Nullable(t.String())),
     enabled: t.Optional(t.Boolean()),
@@ -71,7 +79,7 @@ const WebhookCreate = t.Object(
 
 const WebhookPatch = t.Object(
   {
-    url: t.Optional(t.String({ minLength: 1 })),
+    url: t.Optional(TargetUrl),
     events: t.Optional(t.Array(EventName, { minItems: 1, maxItems: 3 })),
     description: t.Optional(t.Nullable(t.String())),
     enabled: t.Optional(t.Boolean()),
