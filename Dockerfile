@@ -9,6 +9,8 @@ RUN apt-get update && apt-get install -y --no-install-recommends bubblewrap && r
 # Dependencies first, so the layer is reused while only sources change. Bun is a dev dependency, so the
 # install keeps dev dependencies (NODE_ENV is set to production only afterwards).
 COPY package.json package-lock.json ./
+# The npm workspaces (example plugins, installable by package name) must be there for `npm ci` to link them.
+COPY examples/ ./examples/
 RUN npm ci --no-audit --no-fund && npm cache clean --force
 
 COPY . .

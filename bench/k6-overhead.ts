@@ -13,7 +13,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { resolveK6Binary } from '../adapters/agent/start-node-agent.ts';
+import { resolveK6Binary } from '../tests/helpers/k6-binary.ts';
 import { waitForQuietMachine } from './cpu.ts';
 import { type CountingTarget, startCountingTarget } from './runs/counting-target.ts';
 import { machineDescription } from './machine.ts';

@@ -12,7 +12,7 @@ import { spawnSync } from 'node:child_process';
 import { chown, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { resolveK6Binary } from '../adapters/agent/start-node-agent.ts';
+import { resolveK6Binary } from '../tests/helpers/k6-binary.ts';
 import { sandboxUid } from '../adapters/process/sandbox/open-tool-sandbox.ts';
 import { startAgentProcess } from '../tests/helpers/agent-process.ts';
 import { waitForQuietMachine } from './cpu.ts';

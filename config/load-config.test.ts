@@ -49,6 +49,11 @@ describe('loadConfig', () => {
     expect(loadConfig({ AGENT_SANDBOX: ' ' }).agentSandbox).toBe('on');
   });
 
+  test('TRUSTED_PROXIES: CIDRs and addresses, anything else is a configuration error naming it', () => {
+    expect(loadConfig({ TRUSTED_PROXIES: '10.0.0.0/8, 127.0.0.1,fd00::/8' }).trustedProxies).toEqual(['10.0.0.0/8', '127.0.0.1', 'fd00::/8']);
+    expect(() => loadConfig({ TRUSTED_PROXIES: '10.0.0.0/8,proxy.internal' })).toThrow('TRUSTED_PROXIES is invalid: "proxy.internal"');
+  });
+
   test('a refused secret is not echoed', () => {
     expect(() => loadConfig({ BOOTSTRAP_ADMIN_USERNAME: 'a', BOOTSTRAP_ADMIN_PASSWORD: 'short' })).toThrow('(got (hidden))');
   });

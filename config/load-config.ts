@@ -1,6 +1,7 @@
 /** Builds the configuration from defaults and environment variables; a wrong value stops the service naming the variable. */
 import { Value } from '@sinclair/typebox/value';
 import { type Config, ConfigSchema } from './schema.ts';
+import { parseCidr } from '../core/domain/ip-address.ts';
 
 export class ConfigError extends Error {
   constructor(message: string) {
@@ -53,6 +54,7 @@ export function loadConfig(env: Env): Readonly<Config> {
     bootstrapAdminPassword: blankToUndefined(env.BOOTSTRAP_ADMIN_PASSWORD),
     secretKey: blankToUndefined(env.SECRET_KEY),
     webhookAllowHosts: parseList(env.WEBHOOK_ALLOW_HOSTS),
+    trustedProxies: parseList(env.TRUSTED_PROXIES),
     localAgent: parseBoolean(env, 'LOCAL_AGENT', databaseUrl === undefined),
     agentSandbox: parseBoolean(env, 'AGENT_SANDBOX', true) ? 'on' : 'off',
     smtpUrl: blankToUndefined(env.SMTP_URL),
@@ -77,6 +79,10 @@ export function loadConfig(env: Env): Readonly<Config> {
         ? '(hidden)'
         : JSON.stringify(typeof first.value === 'string' ? first.value.replace(/(\/\/[^/@\s]*?:)[^/@\s]*@/g, '$1***@') : first.value);
     throw new ConfigError(`${variable} is invalid: ${first.message} (got ${shown})`);
+  }
+  const badProxy = candidate.trustedProxies.find((entry) => !parseCidr(entry));
+  if (badProxy !== undefined) {
+    throw new ConfigError(`TRUSTED_PROXIES is invalid: ${JSON.stringify(badProxy)} is not an IP address or CIDR range`);
   }
   if (candidate.bootstrapAdminPassword && !candidate.bootstrapAdminUsername) {
     throw new ConfigError('BOOTSTRAP_ADMIN_PASSWORD is set but BOOTSTRAP_ADMIN_USERNAME is not');

@@ -18,6 +18,7 @@ export const ConfigSchema = Type.Object({
   bootstrapAdminPassword: Type.Optional(Type.String({ minLength: 8, description: 'BOOTSTRAP_ADMIN_PASSWORD' })),
   secretKey: Type.Optional(Type.String({ minLength: 32, description: 'SECRET_KEY' })),
   webhookAllowHosts: Type.Array(Type.String({ minLength: 1 }), { description: 'WEBHOOK_ALLOW_HOSTS' }),
+  trustedProxies: Type.Array(Type.String({ minLength: 1 }), { description: 'TRUSTED_PROXIES' }),
   localAgent: Type.Boolean({ description: 'LOCAL_AGENT' }),
   /** `on`: the local agent's tools run in the bubblewrap sandbox, or not at all; `off`: unisolated (the operator's risk). */
   agentSandbox: Type.Union([Type.Literal('on'), Type.Literal('off')], { description: 'AGENT_SANDBOX' }),

@@ -1,7 +1,9 @@
-/** Boots the whole service from a validated config and the host's ports; shared by every runtime entry (Bun, Deno, tests). */
+/**
+ * Boots the whole service from its settings, the plugins the composition root loaded and the host's ports; shared by
+ * every runtime entry (Bun, Deno, tests) through adapters/composition. The core names no plugin: which plugins run and
+ * what each one's config slice holds is the composition root's business.
+ */
 import type { EntitySchema } from '@mikro-orm/core';
-import type { Config } from '../config/schema.ts';
-import { builtinPlugins } from '../plugins/builtin.ts';
 import { httpRoutesCapability } from './capabilities/http-routes.ts';
 import { loadToolCapability } from './capabilities/load-tool.ts';
 import { tokenVerifierCapability } from './capabilities/token-verifier.ts';
@@ -11,7 +13,6 @@ import { createApp, type LoadplaneApp } from './http/create-app.ts';
 import { createAuthenticate } from './http/authenticate.ts';
 import { createKernel, type Kernel } from './kernel/create-kernel.ts';
 import type { MigrationClass, PluginDefinition } from './kernel/define-plugin.ts';
-import { loadPlugins } from './kernel/load-plugins.ts';
 import type { Logger } from './kernel/logger.ts';
 import { type ChangeFeed, changeFeedPort, createMemoryChangeFeed } from './ports/change-feed.ts';
 import { type DataFiles, dataFilesPort } from './ports/data-files.ts';
@@ -36,6 +37,7 @@ import { createLiveSessions } from './http/live-sessions.ts';
 import { sharedDataFiles } from './services/shared-data-files.ts';
 import { createRuns, type Runs } from './services/runs/create-runs.ts';
 import { createSecretBox } from './domain/secret-box.ts';
+import { parseCidr } from './domain/ip-address.ts';
 import { type DnsResolver, dnsResolverPort } from './ports/dns-resolver.ts';
 import { createTimerJobQueue, type JobQueue, jobQueuePort } from './ports/job-queue.ts';
 import { pubSubPort } from './ports/pubsub.ts';
@@ -43,11 +45,62 @@ import { secretBoxPort } from './ports/secret-box.ts';
 import { type WebhookTransport, webhookTransportPort } from './ports/webhook-transport.ts';
 import { createOutboundUrlGuard, parseAllowList } from './services/webhooks/outbound-url-guard.ts';
 import { createWebhookService } from './services/webhooks/webhooks.ts';
+import { testToolIds } from './domain/test-rules.ts';
+import { type GitFetcher, gitFetcherPort } from './ports/git-fetcher.ts';
+import { createDashboardService } from './services/dashboards.ts';
+import { createEnvVarService } from './services/env-vars.ts';
+import { createGitRepoService } from './services/git-repos/git-repos.ts';
+import { createGitSyncWorker, type GitSyncLimits } from './services/git-repos/git-sync-worker.ts';
+
+/** The job that syncs queued git repositories, and the pubsub topic that wakes it on the replicas that run jobs. */
+export const gitSyncJob = 'git-repos:sync';
+const gitSyncTopic = 'git_repos.wake';
 
 export const serviceVersion = '0.1.0';
 
+/** What the core itself needs of the configuration (the config module's `Config` fits it). */
+export interface ServiceSettings {
+  /** Origin used in every URL the service hands out. */
+  publicUrl: string;
+  /** Base of an external OIDC provider; unset: the embedded identity provider at `publicUrl/auth`. */
+  authUrl?: string;
+  authClientId: string;
+  /** The confidential client's secret; unset with the embedded provider: generated once, shared by every replica. */
+  authClientSecret?: string;
+  /** Owner of the first workspace; unset with the embedded provider: `admin`. */
+  bootstrapAdminUsername?: string;
+  /** The key that encrypts secrets at rest; unset: generated once, shared by every replica. */
+  secretKey?: string;
+  webhookAllowHosts: readonly string[];
+  trustedProxies: readonly string[];
+  defaultPlan: string;
+  maxBodyBytes: number;
+  agentGraceSeconds: number;
+  maxLogLinesPerRun: number;
+  maxLogBytesPerRun: number;
+  /** 0: no deadline for pending tasks. */
+  pendingTimeoutSeconds: number;
+  workers: boolean;
+}
+
+/** What boot works out before the plugins start, for the composition root's plugin config slices. */
+export interface BootFacts {
+  /** The identity provider's base URL: the external one, or the embedded one's. */
+  authUrl: string;
+  /** The confidential client's secret: configured, or generated once and shared by every replica. */
+  clientSecret: string;
+  /** Owner of the first workspace, or null (an external provider without BOOTSTRAP_ADMIN_USERNAME). */
+  bootstrapUsername: string | null;
+}
+
 export interface BootOptions {
-  config: Readonly<Config>;
+  settings: Readonly<ServiceSettings>;
+  /** Every plugin of this service, loaded by the composition root (built-in and third-party alike). */
+  plugins: readonly PluginDefinition[];
+  /** The plugins' config slices by plugin name, given what boot worked out. */
+  pluginConfig?: (facts: BootFacts) => Record<string, Record<string, unknown>>;
+  /** Data files (paths under DATA_DIR) plugins keep that every replica must share through the database. */
+  sharedFiles?: readonly string[];
   logger: Logger;
   dataFiles: DataFiles;
   assets: StaticAssets | null;
@@ -65,21 +118,25 @@ export interface BootOptions {
   dnsResolver?: DnsResolver;
   /** Sends webhook attempts to a checked address; without it every attempt fails. */
   webhookTransport?: WebhookTransport;
+  /** Reads git repositories for the sync (a pure-JS git client); without it every sync fails. */
+  gitFetcher?: GitFetcher;
+  /** How often the git sync job looks for queued repositories besides its wake-ups (default 30 s). */
+  gitSyncEveryMillis?: number;
+  /** Lower sync limits (tests of the byte budget and the deadline); the defaults are in core/domain/git-repo-rules.ts. */
+  gitSyncLimits?: Partial<GitSyncLimits>;
   /** Durable background jobs (Agenda on PostgreSQL); in-process timers when absent. */
   jobQueue?: (database: Database) => Promise<JobQueue>;
   /** How often the run sweep runs (default one second). */
   sweepMillis?: number;
   /** How often API-token last-used marks are written (default two minutes). */
   lastUsedFlushMillis?: number;
-  /** Extra plugin definitions (tests); configured plugins load by name. */
-  extraPlugins?: readonly PluginDefinition[];
-  /** Merged over the config slices derived from `config` (tests lower the password KDF cost, for one). */
-  pluginConfigOverrides?: Readonly<Record<string, Record<string, unknown>>>;
 }
 
 export interface Service {
   app: LoadplaneApp;
   kernel: Kernel;
+  /** The plugins this service runs, as loaded (the local agent sets up the load tools among them again). */
+  plugins: readonly PluginDefinition[];
   database: Database;
   /** The embedded identity provider's base URL, or the external one. */
   authUrl: string;
@@ -95,14 +152,8 @@ export interface Service {
   stop(): Promise<void>;
 }
 
-/** Which plugins a config asks for: the embedded IdP unless AUTH_URL names an external one, then the extras. */
-export function pluginNamesFor(config: Readonly<Config>): string[] {
-  return [...(config.authUrl ? [] : ['identity-embedded']), 'identity-oidc', 'load-tool-custom', 'load-tool-k6', 'notify-webhook', 'notify-email', ...config.plugins];
-}
-
 export async function bootService(options: BootOptions): Promise<Service> {
-  const { config, logger } = options;
-  const plugins = [...(await loadPlugins(pluginNamesFor(config), builtinPlugins)), ...(options.extraPlugins ?? [])];
+  const { settings, logger, plugins } = options;
   const database = await options.openDatabase({
     entities: [...coreEntities, ...plugins.flatMap((plugin) => plugin.entities ?? [])],
     migrations: [...coreMigrations, ...plugins.flatMap((plugin) => plugin.migrations ?? [])],
@@ -110,21 +161,21 @@ export async function bootService(options: BootOptions): Promise<Service> {
 
   try {
     // Secrets every replica must share come from the database (the first replica's), not from its own DATA_DIR.
-    const dataFiles = sharedDataFiles(database, options.dataFiles, ['identity/realm-key.json', 'auth-client-secret', 'secret-key']);
-    const embedded = !config.authUrl;
+    const dataFiles = sharedDataFiles(database, options.dataFiles, [...(options.sharedFiles ?? []), 'auth-client-secret', 'secret-key']);
+    const embedded = !settings.authUrl;
     // The key that encrypts secrets at rest (webhook secrets, env-var values): configured, or generated once for all replicas.
-    const secretKey = await generatedSecret(dataFiles, 'secret-key', config.secretKey);
-    const authUrl = config.authUrl ?? `${config.publicUrl}/auth`;
+    const secretKey = await generatedSecret(dataFiles, 'secret-key', settings.secretKey);
+    const authUrl = settings.authUrl ?? `${settings.publicUrl}/auth`;
     // Only the embedded IdP can use a generated secret; an external one has its own (AUTH_CLIENT_SECRET).
     const clientSecret = embedded
-      ? await generatedSecret(dataFiles, 'auth-client-secret', config.authClientSecret)
-      : (config.authClientSecret ?? '');
+      ? await generatedSecret(dataFiles, 'auth-client-secret', settings.authClientSecret)
+      : (settings.authClientSecret ?? '');
     // With the embedded IdP there is always an admin: the configured one, or `admin` with a generated password.
-    const bootstrapUsername = config.bootstrapAdminUsername ?? (embedded ? 'admin' : null);
+    const bootstrapUsername = settings.bootstrapAdminUsername ?? (embedded ? 'admin' : null);
 
     // The embedded IdP lives on our own origin: reach it in-process, not over the network.
     let app: LoadplaneApp | null = null;
-    const ownOrigin = new URL(config.publicUrl).origin;
+    const ownOrigin = new URL(settings.publicUrl).origin;
     const outboundFetch: OutboundFetch = (request) =>
       app && new URL(request.url).origin === ownOrigin ? app.handle(request) : options.fetch(request);
 
@@ -134,6 +185,10 @@ export async function bootService(options: BootOptions): Promise<Service> {
     const dnsResolver: DnsResolver = options.dnsResolver ?? { resolve: async (name) => Promise.reject(new Error(`no DNS resolver for ${name}`)) };
     const webhookTransport: WebhookTransport = options.webhookTransport ?? (async () => ({ kind: 'error', message: 'no webhook transport' }));
     const jobQueue = options.jobQueue ? await options.jobQueue(database) : createTimerJobQueue();
+    const gitFetcher: GitFetcher = options.gitFetcher ?? (async () => ({ ok: false, error: 'this service has no git client' }));
+    // WEBHOOK_ALLOW_HOSTS governs every request to a user-supplied URL: webhooks and git repositories alike.
+    const outboundGuard = createOutboundUrlGuard({ resolver: dnsResolver, allow: parseAllowList(settings.webhookAllowHosts) });
+    const envVars = createEnvVarService({ db: database, secrets: secretBox });
     const kernel = await createKernel({
       plugins,
       logger,
@@ -146,60 +201,53 @@ export async function bootService(options: BootOptions): Promise<Service> {
         [dnsResolverPort, dnsResolver],
         [webhookTransportPort, webhookTransport],
         [jobQueuePort, jobQueue],
+        [gitFetcherPort, gitFetcher],
         [secretBoxPort, secretBox],
         ...(options.assets ? ([[staticAssetsPort, options.assets]] as const) : []),
       ],
       required: [tokenVerifierCapability],
-      pluginConfig: mergeSlices(options.pluginConfigOverrides, {
-        'identity-embedded': {
-          issuerBaseUrl: authUrl,
-          realm: config.authRealm,
-          clientId: config.authClientId,
-          clientSecret,
-          // The bundled UI signs in with the authorization-code flow and returns to our own origin.
-          redirectUris: [`${config.publicUrl}/*`],
-          ...(bootstrapUsername
-            ? {
-                bootstrapAdmin: {
-                  username: bootstrapUsername,
-                  ...(config.bootstrapAdminPassword ? { password: config.bootstrapAdminPassword } : {}),
-                },
-              }
-            : {}),
-        },
-        // Tokens name the public issuer; discovery may go through another (back-channel) address.
-        'identity-oidc': {
-          issuer: config.authIssuer ?? `${authUrl}/realms/${config.authRealm}`,
-          discoveryBase: `${authUrl}/realms/${config.authRealm}`,
-          clientId: config.authClientId,
-        },
-        'notify-webhook': { publicUrl: config.publicUrl, workers: config.workers, allowHosts: [...config.webhookAllowHosts] },
-        'notify-email': { ...(config.smtpUrl ? { smtpUrl: config.smtpUrl } : {}), publicUrl: config.publicUrl, workers: config.workers },
-      }),
+      pluginConfig: options.pluginConfig?.({ authUrl, clientSecret, bootstrapUsername }) ?? {},
     });
 
     const bootstrapWorkspace = await ensureBootstrapWorkspace(database, bootstrapUsername);
-    const callers = createCallerResolver({ db: database, hooks: kernel.hooks, changes, defaultPlan: config.defaultPlan });
+    const callers = createCallerResolver({ db: database, hooks: kernel.hooks, changes, defaultPlan: settings.defaultPlan });
     const lastUsed = createLastUsedRecorder(database, options.lastUsedFlushMillis);
     const apiTokenAuthenticator = createApiTokenAuthenticator({ db: database, callers, changes, lastUsed });
+    const tools = new Map(kernel.getAll(loadToolCapability).map((tool) => [tool.tool, tool]));
+    // The tool ids tests may use: the spec's six, and every registered load tool's (a third-party plugin's too).
+    const toolIds = testToolIds(tools.keys());
     const runs = await createRuns({
       db: database,
       hooks: kernel.hooks,
       logger: logger.child({ part: 'runs' }),
       pubsub,
-      tools: new Map(kernel.getAll(loadToolCapability).map((tool) => [tool.tool, tool])),
+      tools,
       settings: {
-        publicUrl: config.publicUrl,
-        agentGraceMillis: config.agentGraceSeconds * 1000,
+        publicUrl: settings.publicUrl,
+        agentGraceMillis: settings.agentGraceSeconds * 1000,
         heartbeatSeconds: 5,
         leaseSeconds: 15,
         sweepMillis: options.sweepMillis ?? 1000,
-        pendingTimeoutSeconds: config.pendingTimeoutSeconds || null,
+        pendingTimeoutSeconds: settings.pendingTimeoutSeconds || null,
       },
-      maxStoredLogLines: config.maxLogLinesPerRun,
-      maxStoredLogBytes: config.maxLogBytesPerRun,
-      workers: config.workers,
+      maxStoredLogLines: settings.maxLogLinesPerRun,
+      maxStoredLogBytes: settings.maxLogBytesPerRun,
+      workers: settings.workers,
+      envVars,
     });
+    // Git syncs run where jobs run; an API-only replica (WORKERS=false) passes the wake-up on to them.
+    const gitSync = settings.workers
+      ? createGitSyncWorker({ db: database, guard: outboundGuard, fetcher: gitFetcher, secrets: secretBox, hooks: kernel.hooks, logger: logger.child({ part: 'git-sync' }), limits: options.gitSyncLimits })
+      : null;
+    const unsubscribeGitWake = gitSync ? pubsub.subscribe(gitSyncTopic, () => void gitSync.wake()) : () => {};
+    if (gitSync) {
+      jobQueue.define(gitSyncJob, () => gitSync.wake());
+      await jobQueue.every(gitSyncJob, options.gitSyncEveryMillis ?? 30_000);
+    }
+    const gitSyncQueued = () => {
+      if (gitSync) void gitSync.wake();
+      else void pubsub.publish(gitSyncTopic, '').catch((error) => logger.warn('could not wake the git sync', { error: String(error) }));
+    };
     const live = createLiveSessions((error) => logger.error('re-checking a live session failed', { error: String(error) }));
     // After the caches dropped what changed (their handlers run first), every open stream and agent socket is re-checked.
     changes.subscribe(() => void live.recheckAll());
@@ -208,7 +256,7 @@ export async function bootService(options: BootOptions): Promise<Service> {
       hooks: kernel.hooks,
       authenticate: createAuthenticate({ verifier: kernel.get(tokenVerifierCapability), callers, apiTokens: apiTokenAuthenticator }),
       machines: createMachineService({ db: database, hooks: kernel.hooks }),
-      tests: createTestDefinitionService({ db: database, hooks: kernel.hooks }),
+      tests: createTestDefinitionService({ db: database, hooks: kernel.hooks, toolIds }),
       apiTokens: createApiTokenService({ db: database, changes }),
       members: createMemberService({ db: database, changes }),
       invitations: createInvitationService({ db: database, changes }),
@@ -218,33 +266,39 @@ export async function bootService(options: BootOptions): Promise<Service> {
       configs: createConfigService({ db: database }),
       webhooks: createWebhookService({
         db: database,
-        guard: createOutboundUrlGuard({ resolver: dnsResolver, allow: parseAllowList(config.webhookAllowHosts) }),
+        guard: outboundGuard,
         secrets: secretBox,
         queued: (workspaceId) => void kernel.hooks.callHook('webhook:queued', { workspaceId }),
       }),
+      envVars,
+      dashboards: createDashboardService({ db: database }),
+      gitRepos: createGitRepoService({ db: database, guard: outboundGuard, secrets: secretBox, queued: gitSyncQueued }),
       streams: runs.context.streams,
       agentSessions: runs.sessions,
       live,
-      publicUrl: config.publicUrl,
+      publicUrl: settings.publicUrl,
+      toolIds,
     };
     app = createApp({
       ...deps,
       logger,
-      maxBodyBytes: config.maxBodyBytes,
+      maxBodyBytes: settings.maxBodyBytes,
+      trustedProxies: settings.trustedProxies.map((entry) => parseCidr(entry)!),
       version: serviceVersion,
       pluginRoutes: kernel.getAll(httpRoutesCapability),
       assets: options.assets,
     });
 
     // Jobs are defined by the plugins' setup; an API-only replica (WORKERS=false) takes none.
-    if (config.workers) await jobQueue.start();
+    if (settings.workers) await jobQueue.start();
 
     return {
       app,
       kernel,
+      plugins,
       database,
       authUrl,
-      clientId: config.authClientId,
+      clientId: settings.authClientId,
       clientSecret,
       bootstrapWorkspaceId: bootstrapWorkspace.id,
       secretKey,
@@ -252,6 +306,8 @@ export async function bootService(options: BootOptions): Promise<Service> {
       runs,
       async stop() {
         await runs.stop();
+        unsubscribeGitWake();
+        await gitSync?.stop();
         await jobQueue.stop();
         await kernel.stop();
         await lastUsed.stop();
@@ -264,13 +320,4 @@ export async function bootService(options: BootOptions): Promise<Service> {
     await database.close();
     throw error;
   }
-}
-
-function mergeSlices(
-  overrides: BootOptions['pluginConfigOverrides'],
-  slices: Record<string, Record<string, unknown>>,
-): Record<string, Record<string, unknown>> {
-  const merged = { ...slices };
-  for (const [name, slice] of Object.entries(overrides ?? {})) merged[name] = { ...merged[name], ...slice };
-  return merged;
 }

@@ -1,51 +1,140 @@
 /**
  * Starts an agent on this machine with Bun's WebSocket client and the node process runner, its tools in the tool
- * sandbox; shared by `npm run agent` and the local agent.
+ * sandbox; shared by `npm run agent` and the local agent. The load-tool plugins come from the composition root; their
+ * engines are found through the engine locator, from what each plugin declares.
  */
-import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { isAbsolute, join } from 'node:path';
 import { type AgentSocket, type RunningAgent, type SystemInfo, startAgent } from '../../core/agent/agent.ts';
-import { loadToolCapability } from '../../core/capabilities/load-tool.ts';
-import { createKernel } from '../../core/kernel/create-kernel.ts';
-import { programLookupPort } from '../../core/ports/program-lookup.ts';
-import { loadPlugins } from '../../core/kernel/load-plugins.ts';
+import { type LoadTool, loadToolCapability } from '../../core/capabilities/load-tool.ts';
+import { specTools } from '../../core/domain/test-rules.ts';
+import { createKernel, type Kernel } from '../../core/kernel/create-kernel.ts';
+import type { PluginDefinition } from '../../core/kernel/define-plugin.ts';
 import type { Logger } from '../../core/kernel/logger.ts';
-import { builtinPlugins } from '../../plugins/builtin.ts';
+import { engineLocatorPort } from '../../core/ports/engine-locator.ts';
+import type { ProcessRunner } from '../../core/ports/process-runner.ts';
+import { programLookupPort } from '../../core/ports/program-lookup.ts';
 import { createNodeProcessRunner } from '../process/node-process-runner.ts';
 import { openToolSandbox, type SandboxMode } from '../process/sandbox/open-tool-sandbox.ts';
 import type { ToolSandbox } from '../process/sandbox/tool-sandbox.ts';
+import { createEngineLocator, createPathLookup, enginesDir } from './engine-locator.ts';
 import { detectSystem } from './system-info.ts';
 import { toolsUnderSandbox } from './sandbox-policy.ts';
 import { toolBaseEnv } from './tool-env.ts';
 
 export const agentVersion = '0.1.0';
-export const loadToolPlugins = ['load-tool-custom', 'load-tool-k6'];
-
-/** k6: K6_BIN, then PATH, then the binary .ci/install-k6.sh caches. */
-export function resolveK6Binary(env: Record<string, string | undefined> = process.env): string {
-  if (env.K6_BIN) return env.K6_BIN;
-  for (const dir of (env.PATH ?? '').split(':')) if (dir && existsSync(join(dir, 'k6'))) return join(dir, 'k6');
-  const cached = join(homedir(), '.cache/loadplane/bin/k6');
-  return existsSync(cached) ? cached : 'k6';
-}
-
-/** Where scripts/install-engines and .ci/install-k6.sh keep the load tools: readable inside the sandbox. */
-export const enginesDir = () => join(homedir(), '.cache/loadplane');
+export { enginesDir };
 
 /**
  * The runner of an agent on this machine, its tools in the sandbox `mode` asks for. Hidden from them: `hide` (the
- * local agent adds DATA_DIR), the agent's home and working directory; readable still: the engines and the k6 binary.
- * `refusal` says why no tool may run (no isolation possible here), with the way out.
+ * local agent adds DATA_DIR), the agent's home and working directory; readable still: the engines directory and the
+ * engines found elsewhere (`engines`). `refusal` says why no tool may run (no isolation possible here), with the way out.
  */
-export async function createAgentRunner(options: { mode: SandboxMode; hide?: string[]; k6Binary: string }) {
+export async function createAgentRunner(options: { mode: SandboxMode; hide?: string[]; engines?: readonly string[] }) {
   const opened = await openToolSandbox({
     mode: options.mode,
     hide: [...(options.hide ?? []), homedir(), process.cwd()],
-    readOnly: [enginesDir(), ...(isAbsolute(options.k6Binary) ? [options.k6Binary] : [])],
+    readOnly: [enginesDir(), ...(options.engines ?? [])],
   });
   const sandbox: ToolSandbox | null = opened.ok ? opened.sandbox : null;
   return { runner: createNodeProcessRunner(sandbox ? { sandbox } : {}), sandbox, refusal: opened.ok ? null : opened.reason };
+}
+
+/** One load tool as this agent sees it: what `npm run agent` prints and GET /machines shows. */
+export interface ToolReport {
+  tool: string;
+  /** Its engine was found (or it needs none). */
+  found: boolean;
+  /** The engine's version, when known. */
+  version: string | null;
+  /** Why it is missing, with the install command; or `no plugin` for a spec tool no loaded plugin provides. */
+  reason: string | null;
+  /** Offered to the server: found, and allowed by the sandbox policy. */
+  offered: boolean;
+}
+
+export interface AgentHost {
+  kernel: Kernel;
+  /** The tools this agent offers: found here and allowed by the sandbox policy. */
+  tools: Map<string, LoadTool>;
+  /** Their engines' versions (tool id -> version), for the machine record. */
+  toolVersions: Record<string, string>;
+  /** Every tool of the loaded plugins, and every spec tool without one, sorted by id. */
+  report: ToolReport[];
+  runner: ProcessRunner;
+  sandbox: ToolSandbox | null;
+  dispose(): Promise<void>;
+}
+
+/**
+ * The agent's host: the load-tool plugins set up with this machine's program lookup and engine locator, the sandbox
+ * (which must let the tools read the engines found), and what each tool found. Shared by the agent and its benchmarks.
+ */
+export async function prepareAgentHost(options: {
+  plugins: readonly PluginDefinition[];
+  logger: Logger;
+  sandbox?: SandboxMode;
+  hide?: string[];
+  env?: Record<string, string | undefined>;
+}): Promise<AgentHost> {
+  const env = options.env ?? process.env;
+  const locator = createEngineLocator({ env });
+  const kernel = await createKernel({
+    plugins: options.plugins,
+    logger: options.logger,
+    // Tools look their programs up on this machine, so an agent only offers what it can run.
+    provided: [
+      [programLookupPort, createPathLookup(env.PATH ?? '')],
+      [engineLocatorPort, locator],
+    ],
+  });
+  try {
+    const { runner, sandbox, refusal } = await createAgentRunner({ mode: options.sandbox ?? 'on', hide: options.hide, engines: locator.found() });
+    const checked: { tool: LoadTool; check: Awaited<ReturnType<LoadTool['available']>> }[] = [];
+    for (const tool of kernel.getAll(loadToolCapability)) checked.push({ tool, check: await tool.available() });
+    const available = new Map(checked.filter((entry) => entry.check.ok).map((entry) => [entry.tool.tool, entry.tool]));
+    const tools = toolsUnderSandbox(available, { sandbox, refusal }, options.logger);
+    const toolVersions: Record<string, string> = {};
+    const report: ToolReport[] = checked.map(({ tool, check }) => {
+      const version = check.ok ? (check.version ?? null) : null;
+      if (version && tools.has(tool.tool)) toolVersions[tool.tool] = version;
+      return { tool: tool.tool, found: check.ok, version, reason: check.ok ? null : check.reason, offered: tools.has(tool.tool) };
+    });
+    for (const tool of specTools) {
+      if (!report.some((entry) => entry.tool === tool)) report.push({ tool, found: false, version: null, reason: 'no plugin for it on this agent', offered: false });
+    }
+    report.sort((a, b) => a.tool.localeCompare(b.tool));
+    for (const entry of report) {
+      if (entry.found) options.logger.info('load tool found', { tool: entry.tool, version: entry.version, offered: entry.offered });
+      else if (!checked.some((c) => c.tool.tool === entry.tool)) options.logger.info('load tool without a plugin here', { tool: entry.tool });
+      else options.logger.warn('load tool missing', { tool: entry.tool, reason: entry.reason });
+    }
+    return {
+      kernel,
+      tools,
+      toolVersions,
+      report,
+      runner,
+      sandbox,
+      async dispose() {
+        await kernel.stop();
+        await sandbox?.dispose();
+      },
+    };
+  } catch (error) {
+    await kernel.stop();
+    throw error;
+  }
+}
+
+/** The tool report as a few plain lines for a person at the terminal: found with versions, missing with the way to install. */
+export function formatToolReport(report: readonly ToolReport[]): string {
+  const width = Math.max(...report.map((entry) => entry.tool.length), 4);
+  const lines = report.map((entry) => {
+    const name = entry.tool.padEnd(width);
+    if (entry.found) return `  ${name}  ${entry.version ?? 'ready'}${entry.offered ? '' : '  (not offered: runs cannot be isolated here)'}`;
+    return `  ${name}  missing: ${entry.reason}`;
+  });
+  return ['load tools on this machine:', ...lines].join('\n');
 }
 
 export function bunSocket(url: string, headers: Record<string, string>): AgentSocket {
@@ -69,6 +158,8 @@ export async function startNodeAgent(options: {
   serverUrl: string;
   token: string;
   logger: Logger;
+  /** The load-tool plugins (the composition root's `loadAgentPlugins`: the built-in tools plus `--plugins`). */
+  plugins: readonly PluginDefinition[];
   system?: Partial<SystemInfo>;
   metricsIntervalMillis?: number;
   onRetired?(): void;
@@ -76,31 +167,19 @@ export async function startNodeAgent(options: {
   sandbox?: SandboxMode;
   /** More paths the tools must not see (the local agent: DATA_DIR). */
   hide?: string[];
-}): Promise<RunningAgent & { shutdown(): Promise<void> }> {
-  const plugins = await loadPlugins(loadToolPlugins, builtinPlugins);
-  const k6Binary = resolveK6Binary();
-  const { runner, sandbox, refusal } = await createAgentRunner({ mode: options.sandbox ?? 'on', hide: options.hide, k6Binary });
-  const kernel = await createKernel({
-    plugins,
-    logger: options.logger,
-    // Tools look their programs up on this machine's PATH, so an agent only offers what it can run.
-    provided: [[programLookupPort, runner.which]],
-    pluginConfig: { 'load-tool-k6': { binary: k6Binary } },
-  });
-  const available = new Map<string, ReturnType<typeof kernel.getAll<never>>[number]>();
-  for (const tool of kernel.getAll(loadToolCapability)) {
-    const check = await tool.available();
-    if (check.ok) available.set(tool.tool, tool as never);
-    else options.logger.warn('load tool unavailable on this machine', { tool: tool.tool, reason: check.reason });
-  }
-  const tools = toolsUnderSandbox(available, { sandbox, refusal }, options.logger);
+  /** Called once the tools are checked, before the agent connects (`npm run agent` prints the report). */
+  onToolReport?(report: readonly ToolReport[]): void;
+}): Promise<RunningAgent & { shutdown(): Promise<void>; report: readonly ToolReport[] }> {
+  const host = await prepareAgentHost({ plugins: options.plugins, logger: options.logger, sandbox: options.sandbox, hide: options.hide });
+  options.onToolReport?.(host.report);
   const agent = startAgent({
     serverUrl: options.serverUrl,
     token: options.token,
     system: detectSystem(options.system),
     version: agentVersion,
-    tools: tools as never,
-    runner,
+    tools: host.tools,
+    toolVersions: host.toolVersions,
+    runner: host.runner,
     baseEnv: toolBaseEnv(process.env),
     logger: options.logger,
     connect: bunSocket,
@@ -109,10 +188,10 @@ export async function startNodeAgent(options: {
   });
   return {
     ...agent,
+    report: host.report,
     async shutdown() {
       await agent.stop();
-      await kernel.stop();
-      await sandbox?.dispose();
+      await host.dispose();
     },
   };
 }

@@ -1,7 +1,8 @@
 /**
  * The environment every tool starts from, built from an allowlist: the agent's own environment (the whole service's,
  * for the local agent: DATABASE_URL, SECRET_KEY, AUTH_CLIENT_SECRET ...) never reaches a tool. The tool plugin adds
- * the run's own variables (LOADPLANE_TASK_ID ...); the sandbox sets HOME to the run's work directory.
+ * the run's own variables (LOADPLANE_TASK_ID ...); the sandbox sets HOME to the run's work directory. The workspace's
+ * environment variables (the assignment's `env`) go under all of these: they add names, never replace these ones.
  */
 
 export function toolBaseEnv(env: Readonly<Record<string, string | undefined>>): Record<string, string> {

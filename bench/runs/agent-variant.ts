@@ -8,42 +8,34 @@
 import { parseArgs } from 'node:util';
 import { detectSystem } from '../../adapters/agent/system-info.ts';
 import { parseSandboxMode } from '../../adapters/process/sandbox/open-tool-sandbox.ts';
-import { toolsUnderSandbox } from '../../adapters/agent/sandbox-policy.ts';
 import { toolBaseEnv } from '../../adapters/agent/tool-env.ts';
-import { agentVersion, bunSocket, createAgentRunner, loadToolPlugins, resolveK6Binary } from '../../adapters/agent/start-node-agent.ts';
+import { agentVersion, bunSocket, prepareAgentHost } from '../../adapters/agent/start-node-agent.ts';
+import { loadAgentPlugins } from '../../adapters/composition/plugins.ts';
 import { startAgent } from '../../core/agent/agent.ts';
-import { loadToolCapability } from '../../core/capabilities/load-tool.ts';
 import { createConsoleLogger } from '../../core/kernel/console-logger.ts';
-import { createKernel } from '../../core/kernel/create-kernel.ts';
-import { loadPlugins } from '../../core/kernel/load-plugins.ts';
-import { programLookupPort } from '../../core/ports/program-lookup.ts';
-import { builtinPlugins } from '../../plugins/builtin.ts';
 
 const { values } = parseArgs({
   args: process.argv.slice(2),
-  options: { server: { type: 'string' }, token: { type: 'string' }, hostname: { type: 'string' }, 'batch-ms': { type: 'string' } },
+  options: { server: { type: 'string' }, token: { type: 'string' }, hostname: { type: 'string' }, 'batch-ms': { type: 'string' }, sandbox: { type: 'string' } },
   strict: true,
 });
 
 
 const logger = createConsoleLogger('info', { component: 'agent' });
-// The same tool sandbox as the real agent (AGENT_SANDBOX, default on), so the variant differs in its batch window only.
-const k6Binary = resolveK6Binary();
-const { runner, sandbox, refusal } = await createAgentRunner({ mode: parseSandboxMode(process.env.AGENT_SANDBOX) ?? 'on', k6Binary });
-const kernel = await createKernel({
-  plugins: await loadPlugins(loadToolPlugins, builtinPlugins),
+// The same tool sandbox as the real agent (--sandbox or AGENT_SANDBOX, default on), so the variant differs in its batch window only.
+const host = await prepareAgentHost({
+  plugins: await loadAgentPlugins(),
   logger,
-  provided: [[programLookupPort, runner.which]],
-  pluginConfig: { 'load-tool-k6': { binary: k6Binary } },
+  sandbox: parseSandboxMode(values.sandbox ?? process.env.AGENT_SANDBOX) ?? 'on',
 });
-const tools = toolsUnderSandbox(new Map(kernel.getAll(loadToolCapability).map((tool) => [tool.tool, tool])), { sandbox, refusal }, logger);
 const agent = startAgent({
   serverUrl: values.server!,
   token: values.token!,
   system: detectSystem({ hostname: values.hostname }),
   version: agentVersion,
-  tools,
-  runner,
+  tools: host.tools,
+  toolVersions: host.toolVersions,
+  runner: host.runner,
   baseEnv: toolBaseEnv(process.env),
   logger,
   connect: bunSocket,
@@ -51,7 +43,6 @@ const agent = startAgent({
 });
 process.on('SIGTERM', async () => {
   await agent.stop();
-  await kernel.stop();
-  await sandbox?.dispose();
+  await host.dispose();
   process.exit(0);
 });

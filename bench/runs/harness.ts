@@ -139,19 +139,29 @@ export async function startRunsService(options: { database?: DatabaseMode; env?:
 }
 
 /** bench/runs/agent-variant.ts as a process: the real agent with another log batch window (a diagnostic). */
-function startVariantAgentProcess(options: { serverUrl: string; token: string; hostname: string; batchMs: number }): AgentProcess {
+function startVariantAgentProcess(options: { serverUrl: string; token: string; hostname: string; batchMs: number; extraArgs: string[] }): AgentProcess {
   return startAgentProcess({
     ...options,
     entry: join(import.meta.dir, 'agent-variant.ts'),
-    extraArgs: ['--batch-ms', String(options.batchMs)],
+    extraArgs: ['--batch-ms', String(options.batchMs), ...options.extraArgs],
   });
 }
 
-export async function startBenchAgent(runs: RunsService, hostname: string, batchMs?: number): Promise<{ agent: AgentProcess; machineId: string }> {
+/**
+ * A real agent process registered with the service. `sandbox: 'off'` for benchmarks whose tool script lives in the
+ * checkout and signals through /tmp, both of which the tool sandbox hides (its cost is measured by bench/sandbox.ts).
+ */
+export async function startBenchAgent(
+  runs: RunsService,
+  hostname: string,
+  batchMs?: number,
+  options: { sandbox?: 'on' | 'off' } = {},
+): Promise<{ agent: AgentProcess; machineId: string }> {
+  const extraArgs = ['--sandbox', options.sandbox ?? 'on'];
   const agent =
     batchMs === undefined
-      ? startAgentProcess({ serverUrl: runs.url, token: runs.agentToken, hostname })
-      : startVariantAgentProcess({ serverUrl: runs.url, token: runs.agentToken, hostname, batchMs });
+      ? startAgentProcess({ serverUrl: runs.url, token: runs.agentToken, hostname, extraArgs })
+      : startVariantAgentProcess({ serverUrl: runs.url, token: runs.agentToken, hostname, batchMs, extraArgs });
   await agent.registered(1, 60_000);
   const machines = await runs.api<{ id: string; hostname: string; status: string }[]>('/machines');
   const machine = machines.body.find((m) => m.hostname === hostname);

@@ -103,13 +103,15 @@ async function follow(sub: Subscriber) {
       const { done, value } = await reader.read();
       if (done) break;
       const at = now();
-      if (first) {
-        // Connected: the service answers an SSE request (headers included) with its first event, here a `waiting` line.
+      buffer += decoder.decode(value, { stream: true });
+      if (first && (buffer.includes(': following\n\n') || buffer.includes('data: '))) {
+        // Following: the service has replayed what was stored and sends live lines from here (`: following`). The
+        // `: connected` comment before it only means the request arrived; a run started then could reach a subscriber
+        // still replaying, and its first lines would count that replay as latency.
         first = false;
         connected++;
         announce();
       }
-      buffer += decoder.decode(value, { stream: true });
       const end = buffer.lastIndexOf('\n\n');
       if (end < 0) continue;
       const frames = buffer.slice(0, end);
@@ -197,6 +199,8 @@ emit({
   lastAt: Math.max(...subscribers.filter((s) => s.lines).map((s) => s.lastAt)),
   latency: { p50: latencyPercentile(50), p90: latencyPercentile(90), p99: latencyPercentile(99), max: latencyMax, samples: latencyCount },
   gaps,
+  // Subscribers whose stream ended with the terminal event but fewer lines than the run printed.
+  shortWithDone: subscribers.filter((s) => s.done && s.lines < expected).length,
   loopLag: { p50: pick(lags, 50), p99: pick(lags, 99), max: lags.at(-1) ?? NaN },
   errors: [...new Set(subscribers.filter((s) => s.error).map((s) => s.error))].slice(0, 3),
   cpuMs: (cpu.user + cpu.system) / 1000,

@@ -34,6 +34,8 @@ export interface AgentOptions {
   system: SystemInfo;
   version: string;
   tools: ReadonlyMap<string, LoadTool>;
+  /** The engines' versions of those tools (tool id -> version), shown by GET /machines. */
+  toolVersions?: Readonly<Record<string, string>>;
   runner: ProcessRunner;
   baseEnv: Record<string, string>;
   logger: Logger;
@@ -249,6 +251,7 @@ export function startAgent(options: AgentOptions): RunningAgent {
         ...options.system,
         agent_version: options.version,
         tools: [...options.tools.keys()],
+        ...(options.toolVersions ? { tool_versions: options.toolVersions } : {}),
         running: [...runs.values()].map((run) => ({ assignmentId: run.assignment.assignmentId, logSeq: run.seq })),
       };
       current.send(JSON.stringify(hello));

@@ -40,6 +40,8 @@ export const AgentMessage = Type.Union([
     memory_gb: Type.Integer({ minimum: 0 }),
     agent_version: Type.String({ maxLength: 40 }),
     tools: Type.Array(Type.String({ maxLength: 40 }), { maxItems: 50 }),
+    /** The versions of those tools' engines as the agent found them (tool id -> version); optional for older agents. */
+    tool_versions: Type.Optional(Type.Record(Type.String({ maxLength: 40 }), Type.String({ maxLength: 100 }), { maxProperties: 50 })),
     /** Assignments still running on the agent (after a reconnect), to be resumed. */
     running: Type.Array(Type.Object({ assignmentId: Id, logSeq: Type.Integer({ minimum: 0 }) }), { maxItems: 100 }),
   }),

@@ -191,4 +191,24 @@ describe('runAssignment', () => {
       expectNotStarted(await runAssignment({ tool, assignment, runner, baseEnv }), /work directory/);
     });
   });
+
+  test("the workspace's variables lie under the agent's and the tool's; their values are masked in lines and reasons", async () => {
+    const seen = collector();
+    const tool = fakeTool({
+      argv: ['sh', '-c', 'echo "api=$API_KEY path=$PATH tool=$FROM_TOOL ld=${LD_PRELOAD:-unset}"; echo "$API_KEY" >&2; exit 3'],
+      env: { FROM_TOOL: 'tool-wins' },
+    });
+    const env = { API_KEY: 'super-secret-key', PATH: '/nowhere', FROM_TOOL: 'workspace-loses', LD_PRELOAD: '/tmp/evil.so', ab: 'ab' };
+    const result = await runAssignment({ tool, assignment: { ...assignment, env }, runner, baseEnv, ...seen.hooks });
+    expect(seen.logs.map((line) => line.text).sort()).toEqual([`api=*** path=${baseEnv.PATH} tool=tool-wins ld=unset`, '***'].sort());
+    expect(result.outcome).toEqual({ status: 'failed', reason: 'exit code 3' });
+  });
+
+  test('a reason that quotes a secret is masked too', async () => {
+    const tool = fakeTool({ argv: ['sh', '-c', 'exit 0'] });
+    const leaky: LoadTool = { ...tool, createParser: (a) => ({ ...tool.createParser(a), outcome: () => ({ status: 'failed', reason: 'threshold on super-secret-key crossed' }) }) };
+    const result = await runAssignment({ tool: leaky, assignment: { ...assignment, env: { K: 'super-secret-key' } }, runner, baseEnv });
+    expect(result.outcome.reason).toBe('threshold on *** crossed');
+  });
 });
+

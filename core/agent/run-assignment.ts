@@ -3,7 +3,9 @@
  * cancellation (the whole process group: SIGTERM, then SIGKILL) and clean-up. Expected failures are values, never throws.
  */
 import type { Assignment, LoadTool, MetricSnapshot, RunOutcome, ToolCommand, ToolOutputParser } from '../capabilities/load-tool.ts';
+import { toolEnvOf } from '../domain/env-var-rules.ts';
 import { emptySnapshot } from '../domain/metrics/metric-recorder.ts';
+import { createMasker } from '../domain/secret-masking.ts';
 import type { ProcessRunner, RunningProcess } from '../ports/process-runner.ts';
 
 export interface LogLine {
@@ -19,7 +21,11 @@ export interface RunAssignmentOptions {
   runner: ProcessRunner;
   /** Aborting cancels the run: the outcome is then failed with reason `cancelled`. */
   signal?: AbortSignal;
-  /** The environment every tool gets (PATH, HOME, LANG); the command's own env is laid over it. */
+  /**
+   * The environment every tool gets (PATH, HOME, LANG); the command's own env is laid over it. The workspace's
+   * variables (assignment.env) lie under both: they add to a tool's environment but never replace what the agent or
+   * the tool plugin sets.
+   */
   baseEnv?: Record<string, string>;
   metricsIntervalMs?: number;
   /** Between SIGTERM and SIGKILL on cancel: k6 uses it to stop VUs and write its summary. */
@@ -54,9 +60,23 @@ function directProgram(argv: string[], files: Record<string, string>): string | 
 }
 
 export async function runAssignment(options: RunAssignmentOptions): Promise<AssignmentResult> {
+  const result = await runMasked(options);
+  // The agent masks what it sends as the server does what it stores: the values of this assignment's variables.
+  const mask = createMasker(Object.values(toolEnvOf(options.assignment.env)));
+  if (!mask) return result;
+  return {
+    ...result,
+    outcome: result.outcome.reason === undefined ? result.outcome : { ...result.outcome, reason: mask(result.outcome.reason) },
+    ...(result.startError === undefined ? {} : { startError: mask(result.startError) }),
+  };
+}
+
+async function runMasked(options: RunAssignmentOptions): Promise<AssignmentResult> {
   const { tool, assignment, runner, signal } = options;
   const now = options.now ?? Date.now;
   const startedAt = now();
+  const workspaceEnv = toolEnvOf(assignment.env);
+  const mask = createMasker(Object.values(workspaceEnv)) ?? ((text: string) => text);
   const notStarted = (reason: string, outcomeReason = reason): AssignmentResult => ({
     outcome: { status: 'failed', reason: outcomeReason },
     summary: emptySnapshot(startedAt, now()),
@@ -111,7 +131,7 @@ export async function runAssignment(options: RunAssignmentOptions): Promise<Assi
       proc = await runner.spawn({
         argv,
         cwd: workDir.path,
-        env: { ...options.baseEnv, ...command.env },
+        env: { ...workspaceEnv, ...options.baseEnv, ...command.env },
         onLine(source, line) {
           let text: string | null;
           try {
@@ -119,7 +139,7 @@ export async function runAssignment(options: RunAssignmentOptions): Promise<Assi
           } catch {
             text = line; // a parser bug still lets the user see the tool's output
           }
-          if (text !== null) options.onLog?.({ source, text, ts: now() });
+          if (text !== null) options.onLog?.({ source, text: mask(text), ts: now() });
         },
       });
     } catch (error) {

@@ -24,6 +24,12 @@ export interface Assignment {
   /** This machine's position among the task's machines (0-based) and their count, for splitting load. */
   machineIndex: number;
   machineCount: number;
+  /**
+   * The workspace's environment variables (secrets included). The agent lays them under the tool's process
+   * environment (its own PATH/HOME/LANG and the command's variables win) and masks their values in log lines; a
+   * plugin's command() need not pass them on.
+   */
+  env?: Record<string, string>;
 }
 
 /** How to start the tool: the argv, extra environment, files written into a fresh working directory first. */

@@ -164,3 +164,27 @@ export function refusalReason(address: IpAddress): string | null {
   }
   return refusedRanges.find((cidr) => cidrContains(cidr, address))?.label ?? null;
 }
+
+/** A socket or header address without brackets or an IPv6 zone id (`%eth0`). */
+const bareAddress = (address: string) => address.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
+
+/** An address parsed, an IPv4-mapped IPv6 one (`::ffff:a.b.c.d`, how dual-stack sockets report IPv4 peers) as IPv4. */
+export function parseAddress(text: string): IpAddress | null {
+  const parsed = parseIp(bareAddress(text));
+  if (!parsed || parsed.version === 4) return parsed;
+  const mapped = parsed.bytes.subarray(0, 10).every((byte) => byte === 0) && parsed.bytes[10] === 0xff && parsed.bytes[11] === 0xff;
+  return mapped ? { version: 4, bytes: parsed.bytes } : parsed;
+}
+
+/**
+ * A stable key for per-address counting: IPv4 as is (an IPv4-mapped IPv6 address unwrapped), IPv6 as its /64 (a
+ * client usually holds a whole /64: counting each of its addresses would let every guess use a new one).
+ */
+export function addressKey(address: string): string {
+  const parsed = parseAddress(address);
+  if (!parsed) return bareAddress(address).slice(0, 64);
+  if (parsed.version === 4) return formatIp(parsed);
+  const groups: string[] = [];
+  for (let i = 0; i < 8; i += 2) groups.push(((parsed.bytes[i]! << 8) | parsed.bytes[i + 1]!).toString(16));
+  return `${groups.join(':')}::/64`;
+}

@@ -14,11 +14,15 @@ const segment = /(\d+(?:\.\d+)?)(ms|s|m|h)/y;
  * `500ms`, `30s`, `5m`, `1h30m`, `1.5s` → milliseconds. The units are Go's (`time.ParseDuration`), so a parsed
  * duration can be handed to k6 unchanged. Throws a `bad_request` naming `field` on anything else.
  */
+const maxDurationLength = 20;
+
 export function parseDuration(text: unknown, field = 'duration'): number {
   if (typeof text !== 'string' || text.trim() === '') {
     throw badRequest(`${field} must be a duration such as "30s", "5m" or "1h30m"`, { field });
   }
   const input = text.trim();
+  // Stored as written (a configuration's duration column is 20 characters): "1h30m" is 5, a real duration never needs more.
+  if (input.length > maxDurationLength) throw badRequest(`${field} is at most ${maxDurationLength} characters, e.g. "1h30m"`, { field });
   if (/^\d+(\.\d+)?$/.test(input)) {
     throw badRequest(`${field} "${input}" has no unit: write "${input}s", "${input}m" or "${input}ms"`, { field });
   }

@@ -19,12 +19,16 @@ import { authRoutes } from './routes/auth.ts';
 import { configRoutes } from './routes/configs.ts';
 import { invitationRoutes } from './routes/invitations.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
+import { dashboardRoutes } from './routes/dashboards.ts';
+import { envVarRoutes } from './routes/env-vars.ts';
+import { gitRepoRoutes } from './routes/git-repos.ts';
 import { notificationPreferenceRoutes } from './routes/notification-preferences.ts';
 import { machineRoutes } from './routes/machines.ts';
 import { taskRoutes } from './routes/tasks.ts';
 import { testRoutes } from './routes/tests.ts';
 import { workspaceRoutes } from './routes/workspace.ts';
 import { describeValidationError } from './validation-message.ts';
+import type { Cidr } from '../domain/ip-address.ts';
 
 export interface AppOptions extends RouteDeps {
   logger: Logger;
@@ -32,10 +36,12 @@ export interface AppOptions extends RouteDeps {
   version: string;
   pluginRoutes: readonly HttpRoutes[];
   assets: StaticAssets | null;
+  /** Reverse proxies whose X-Forwarded-For names the client (TRUSTED_PROXIES), for per-address limits. */
+  trustedProxies?: readonly Cidr[];
 }
 
 export function createApp(options: AppOptions) {
-  const { logger, maxBodyBytes } = options;
+  const { logger, maxBodyBytes, trustedProxies = [] } = options;
   // The app's own route list, read lazily: every route is registered before the first request arrives.
   let registered: () => readonly DocumentedRoute[] = () => [];
   const methodsOf = createRouteMethods(() => registered());
@@ -45,7 +51,7 @@ export function createApp(options: AppOptions) {
     // length over it is refused before anything is read; a chunked body is read through our counting reader under
     // /api/v1, and refused elsewhere, where plugin routes read their bodies whole.
     .onRequest(({ request, server }) => {
-      noteClientAddress(request, server);
+      noteClientAddress(request, server, trustedProxies);
       const declared = request.headers.get('content-length');
       if (declared !== null && Number(declared) > maxBodyBytes) return errorResponse(tooLarge(maxBodyBytes));
       if (isChunked(request) && !new URL(request.url).pathname.startsWith('/api/v1/')) return errorResponse(lengthRequired());
@@ -101,6 +107,9 @@ export function createApp(options: AppOptions) {
       .use(taskRoutes(options))
       .use(configRoutes(options))
       .use(webhookRoutes(options))
+      .use(envVarRoutes(options))
+      .use(dashboardRoutes(options))
+      .use(gitRepoRoutes(options))
       .use(notificationPreferenceRoutes(options))
       .use(agentRoutes(options)),
   );

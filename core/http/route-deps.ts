@@ -14,6 +14,9 @@ import type { AgentSessions } from '../services/runs/agent-sessions.ts';
 import type { StreamHub } from '../services/runs/stream-hub.ts';
 import type { TaskService } from '../services/runs/tasks.ts';
 import type { WebhookService } from '../services/webhooks/webhooks.ts';
+import type { DashboardService } from '../services/dashboards.ts';
+import type { EnvVarService } from '../services/env-vars.ts';
+import type { GitRepoService } from '../services/git-repos/git-repos.ts';
 import type { Authenticate } from './authenticate.ts';
 import type { LiveSessions } from './live-sessions.ts';
 
@@ -31,6 +34,9 @@ export interface RouteDeps {
   tasks: TaskService;
   configs: ConfigService;
   webhooks: WebhookService;
+  envVars: EnvVarService;
+  dashboards: DashboardService;
+  gitRepos: GitRepoService;
   /** This replica's live task streams. */
   streams: StreamHub;
   agentSessions: AgentSessions;
@@ -38,4 +44,6 @@ export interface RouteDeps {
   live: LiveSessions;
   /** Origin used in every URL the service hands out. */
   publicUrl: string;
+  /** The tool ids a test may use: the spec's six and every registered load-tool plugin's (`testToolIds`). */
+  toolIds: readonly string[];
 }

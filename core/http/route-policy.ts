@@ -67,6 +67,25 @@ export const routePolicies: Readonly<Record<string, RoutePolicy>> = {
   // Each member sets their own opt-ins; scoped tokens are for automation, not for a person's inbox.
   'GET /api/v1/notification-preferences': { scope: null },
   'PUT /api/v1/notification-preferences': { scope: null },
+  // Keys and who changed them are readable with tests:read; values never leave. Setting one is like editing a test:
+  // anyone who may edit and run tests could print a variable from a script anyway.
+  'GET /api/v1/env-vars': { scope: 'tests:read' },
+  'PUT /api/v1/env-vars/:key': { scope: 'tests:write', permission: 'manage_tests' },
+  'DELETE /api/v1/env-vars/:key': { scope: 'tests:write', permission: 'manage_tests' },
+  // Dashboards show metrics: reading needs metrics:read. Writing one needs it too (a token saves what it can read) and
+  // tests:write, the scope of the workspace's other shared definitions, with the permission manage_tests.
+  'GET /api/v1/dashboards': { scope: 'metrics:read' },
+  'GET /api/v1/dashboards/:id': { scope: 'metrics:read' },
+  'POST /api/v1/dashboards': { scope: ['metrics:read', 'tests:write'], permission: 'manage_tests' },
+  'PUT /api/v1/dashboards/:id': { scope: ['metrics:read', 'tests:write'], permission: 'manage_tests' },
+  'DELETE /api/v1/dashboards/:id': { scope: ['metrics:read', 'tests:write'], permission: 'manage_tests' },
+  // A repository's sync creates and changes tests.
+  'GET /api/v1/git-repos': { scope: 'tests:read' },
+  'GET /api/v1/git-repos/:id': { scope: 'tests:read' },
+  'POST /api/v1/git-repos': { scope: 'tests:write', permission: 'manage_tests' },
+  'PATCH /api/v1/git-repos/:id': { scope: 'tests:write', permission: 'manage_tests' },
+  'DELETE /api/v1/git-repos/:id': { scope: 'tests:write', permission: 'manage_tests' },
+  'POST /api/v1/git-repos/:id/sync': { scope: 'tests:write', permission: 'manage_tests' },
   // An agent registers its machine and runs assignments: both scopes, and the right to manage machines.
   'GET /api/v1/agent': { scope: ['machines:write', 'runs:write'], permission: 'manage_machines' },
 };

@@ -57,6 +57,9 @@ export function sseResponse(start: (sink: StreamSink) => Promise<() => void>): R
         }, keepAliveMillis);
         stop = await start(sink);
         if (closed) stop();
+        // The replay is done and the client is live: a client (or a benchmark) that must not miss the start of a run
+        // can wait for this comment before starting it.
+        else controller.enqueue(encoder.encode(': following\n\n'));
       },
       cancel() {
         closed = true;

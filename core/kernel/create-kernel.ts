@@ -25,6 +25,8 @@ export interface Kernel {
   get<T>(capability: CapabilityToken<T, 'one'>): T;
   getAll<T>(capability: CapabilityToken<T, 'many'>): readonly T[];
   has(capability: AnyCapabilityToken): boolean;
+  /** The plugins that provide a capability, in boot order (`host` for what the host provided). */
+  providersOf(capability: AnyCapabilityToken): readonly string[];
   stop(): Promise<void>;
 }
 
@@ -158,6 +160,7 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
     get: (capability) => lookup(capability, 'the host') as never,
     getAll: (capability) => lookup(capability, 'the host') as never,
     has: (capability) => (registry.get(capability.id)?.length ?? 0) > 0,
+    providersOf: (capability) => Object.freeze((registry.get(capability.id) ?? []).map((entry) => entry.provider)),
     async stop() {
       if (abort.signal.aborted) return;
       await hooks.callHook('kernel:stopping', {});

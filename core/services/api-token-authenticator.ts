@@ -3,7 +3,7 @@
  * evict at once, a resync of the change feed empties the cache, and an address with too many failed lookups is refused
  * before it costs another query.
  */
-import { limitsOf } from '../../config/plans.ts';
+import { limitsOf } from '../domain/plans.ts';
 import { hashApiToken, hasValidChecksum } from '../domain/api-token-format.ts';
 import { ApiToken } from '../domain/entities/api-token.ts';
 import type { Scope } from '../domain/scopes.ts';

@@ -1,6 +1,6 @@
 /** API-token use cases: create (plaintext shown once), list, revoke and rotate a user's personal tokens. */
 import { type EntityManager, LockMode } from '@mikro-orm/core';
-import { limitsOf } from '../../config/plans.ts';
+import { limitsOf } from '../domain/plans.ts';
 import { generateApiToken, hashApiToken, tokenHint } from '../domain/api-token-format.ts';
 import { ApiToken } from '../domain/entities/api-token.ts';
 import { isScope, scopes as allScopes } from '../domain/scopes.ts';

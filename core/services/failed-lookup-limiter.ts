@@ -3,6 +3,7 @@
  * checksum costs a database query, so past the limit an address is refused before any query is made. Kept per replica
  * on purpose: recording each failure in the database would cost the very query the limit exists to save.
  */
+import { addressKey } from '../domain/ip-address.ts';
 
 export interface FailedLookupLimiterOptions {
   /** Failures allowed per address and window; the next request is refused until the window ends. */
@@ -22,19 +23,6 @@ export interface FailedLookupLimiter {
 interface Window {
   start: number;
   failures: number;
-}
-
-/** IPv6 clients usually hold a whole /64: count the prefix, not each of its 2^64 addresses; IPv4-mapped addresses as IPv4. */
-export function addressKey(address: string): string {
-  const lower = address.toLowerCase().replace(/%.*$/, '');
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
-  if (mapped) return mapped[1]!;
-  if (!lower.includes(':')) return lower;
-  const [head = '', tail = ''] = lower.split('::');
-  const left = head ? head.split(':') : [];
-  const right = lower.includes('::') && tail ? tail.split(':') : [];
-  const groups = lower.includes('::') ? [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right] : left;
-  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, '')).join(':')}::/64`;
 }
 
 export function createFailedLookupLimiter(options: FailedLookupLimiterOptions = {}): FailedLookupLimiter {

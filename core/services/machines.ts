@@ -1,6 +1,6 @@
 /** Machine use cases: list, register and delete machines of the caller's workspace. */
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
-import { limitsOf } from '../../config/plans.ts';
+import { limitsOf } from '../domain/plans.ts';
 import { Machine } from '../domain/entities/machine.ts';
 import { normalizeArch, normalizeHostname, normalizeIpAddress, normalizeOs } from '../domain/machine-rules.ts';
 import { checkName } from '../domain/test-rules.ts';
@@ -70,6 +70,7 @@ export function createMachineService(deps: { db: Database; hooks: HookBus<Kernel
         agentVersion: null,
         lastSeenAt: null,
         tools: [],
+        toolVersions: {},
         createdAt: now,
         updatedAt: now,
       });

@@ -21,8 +21,10 @@ export interface InvitationView {
   id: string;
   user: string;
   role: Role;
-  status: 'pending';
+  /** Derived from the age: an invitation not accepted within `invitationLifetimeMillis` is `expired`. */
+  status: 'pending' | 'expired';
   invited_at: string;
+  expires_at: string;
 }
 
 /** What the invitee sees: which workspace asks, for which role, and who asked. */
@@ -32,6 +34,7 @@ export interface ReceivedInvitationView {
   role: Role;
   invited_by: string | null;
   invited_at: string;
+  expires_at: string;
 }
 
 export interface JoinedView {
@@ -49,16 +52,25 @@ const notInvitable = () => new DomainError('not_found', notInvitableMessage);
 const serviceAccountPrefix = 'loadplane:';
 const maxHandleLength = 320;
 
-export const invitationView = (invitation: MemberInvitation): InvitationView => ({
+/** An invitation is good for seven days, as on the code hosts people know; then the inviter sends a new one. */
+export const invitationLifetimeMillis = 7 * 24 * 60 * 60 * 1000;
+const expiresAt = (invitation: MemberInvitation) => new Date(invitation.createdAt.getTime() + invitationLifetimeMillis);
+const isExpired = (invitation: MemberInvitation, now: Date) => expiresAt(invitation) <= now;
+
+export const invitationView = (invitation: MemberInvitation, now = new Date()): InvitationView => ({
   id: invitation.id,
   user: invitation.invitedAs,
   role: invitation.role as Role,
-  status: 'pending',
+  status: isExpired(invitation, now) ? 'expired' : 'pending',
   invited_at: invitation.createdAt.toISOString(),
+  expires_at: expiresAt(invitation).toISOString(),
 });
 
-export function createInvitationService(deps: { db: Database; changes: ChangeFeed }) {
+export function createInvitationService(deps: { db: Database; changes: ChangeFeed; now?: () => Date }) {
   const sql = sqlOf(deps.db);
+  const now = deps.now ?? (() => new Date());
+  /** Invitations created before this are expired. */
+  const cutoff = () => new Date(now().getTime() - invitationLifetimeMillis);
 
   /** The one user an exact handle names, or null; `%` and `_` are ordinary characters here (no LIKE anywhere). */
   async function invitableUser(handle: string): Promise<string | null> {
@@ -81,6 +93,7 @@ export function createInvitationService(deps: { db: Database; changes: ChangeFee
       lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {},
     );
     if (!invitation) throw notFound('invitation');
+    if (isExpired(invitation, now())) throw new DomainError('not_found', 'this invitation has expired; ask the workspace for a new one');
     return invitation;
   }
 
@@ -101,6 +114,8 @@ export function createInvitationService(deps: { db: Database; changes: ChangeFee
       const em = deps.db.fork();
       // A member is inside the workspace already: saying so tells the inviter nothing about anyone outside it.
       if (await em.count(Membership, { workspaceId, userId })) throw conflict('this user is already a member of the workspace');
+      // An expired invitation is history: a new one replaces it.
+      await em.nativeDelete(MemberInvitation, { workspaceId, userId, createdAt: { $lte: cutoff() } });
       const invitation = em.create(MemberInvitation, {
         id: crypto.randomUUID(),
         workspaceId,
@@ -108,7 +123,7 @@ export function createInvitationService(deps: { db: Database; changes: ChangeFee
         role: input.role,
         invitedAs: handle,
         invitedBy: caller.userId,
-        createdAt: new Date(),
+        createdAt: now(),
       });
       recordAudit(em, caller, 'member.invited', { type: 'invitation', id: invitation.id, label: handle }, { role: input.role });
       try {
@@ -119,7 +134,7 @@ export function createInvitationService(deps: { db: Database; changes: ChangeFee
         }
         throw error;
       }
-      return invitationView(invitation);
+      return invitationView(invitation, now());
     },
 
     /** The workspace's pending invitations, newest first. */
@@ -141,7 +156,7 @@ export function createInvitationService(deps: { db: Database; changes: ChangeFee
       await em.flush();
     },
 
-    /** The caller's own pending invitations, from any workspace, newest first. */
+    /** The caller's own pending invitations (not expired), from any workspace, newest first. */
     async received(
       caller: Caller,
       page: { limit: number; filter: object },
@@ -149,7 +164,7 @@ export function createInvitationService(deps: { db: Database; changes: ChangeFee
       const em = deps.db.fork();
       const invitations = await em.find(
         MemberInvitation,
-        { userId: caller.userId, ...page.filter },
+        { userId: caller.userId, createdAt: { $gt: cutoff() }, ...page.filter },
         { orderBy: { createdAt: 'desc', id: 'desc' }, limit: page.limit + 1 },
       );
       const workspaces = new Map(
@@ -166,6 +181,7 @@ export function createInvitationService(deps: { db: Database; changes: ChangeFee
           role: invitation.role as Role,
           invited_by: inviter ? (inviter.username ?? inviter.name ?? null) : null,
           invited_at: invitation.createdAt.toISOString(),
+          expires_at: expiresAt(invitation).toISOString(),
         };
       });
     },

@@ -1,7 +1,7 @@
 /** Test-definition use cases: list, create, edit and (softly) delete the tests of one workspace. */
 import { TestDefinition } from '../domain/entities/test-definition.ts';
-import { checkName, checkScript, type TestStatus, type TestTool } from '../domain/test-rules.ts';
-import { limitsOf } from '../../config/plans.ts';
+import { checkName, checkScript, checkTool, type TestStatus, type TestTool } from '../domain/test-rules.ts';
+import { limitsOf } from '../domain/plans.ts';
 import { badRequest, DomainError } from '../kernel/errors.ts';
 import type { HookBus } from '../kernel/hook-bus.ts';
 import type { KernelHooks } from '../kernel/hooks.ts';
@@ -37,7 +37,12 @@ export interface TestChanges {
   status?: TestStatus;
 }
 
-export function createTestDefinitionService(deps: { db: Database; hooks: HookBus<KernelHooks> }) {
+export function createTestDefinitionService(deps: {
+  db: Database;
+  hooks: HookBus<KernelHooks>;
+  /** The tool ids a test may use (`testToolIds`): the spec's six and every registered load tool's. */
+  toolIds: readonly string[];
+}) {
   return {
     /**
      * The hottest read of the API (tools poll it): one plain query mapped straight to rows, without the ORM's
@@ -74,7 +79,7 @@ export function createTestDefinitionService(deps: { db: Database; hooks: HookBus
         id: crypto.randomUUID(),
         workspaceId,
         name: checkName(input.name),
-        tool: input.tool,
+        tool: checkTool(input.tool, deps.toolIds),
         status: input.status ?? 'draft',
         script: checkScript(input.script),
         createdAt: now,

@@ -1,5 +1,5 @@
 /** The caller's workspace: its plan, limits and the caller's rights; renaming and changing the plan. */
-import { limitsOf, planLimits, type PlanName } from '../../config/plans.ts';
+import { limitsOf, planLimits, type PlanName } from '../domain/plans.ts';
 import { Workspace } from '../domain/entities/workspace.ts';
 import { badRequest } from '../kernel/errors.ts';
 import type { ChangeFeed } from '../ports/change-feed.ts';

@@ -1,6 +1,6 @@
 /** The admin API under /admin/realms/{realm}/users, as Keycloak's; callers need an access token with realm role `admin`. */
 import { Elysia } from 'elysia';
-import { DomainError } from '../../core/kernel/errors.ts';
+import { DomainError } from 'loadplane/plugin';
 import { checkBearer } from './bearer-auth.ts';
 import { readJsonBody } from './json-body.ts';
 import { jsonResponse, realmNotFound } from './oauth-responses.ts';

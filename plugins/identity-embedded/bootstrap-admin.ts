@@ -1,7 +1,5 @@
 /** Creates the configured first administrator when absent; a generated password is shown once and kept in a data file until it is changed. */
-import { DomainError } from '../../core/kernel/errors.ts';
-import type { Logger } from '../../core/kernel/logger.ts';
-import type { DataFiles } from '../../core/ports/data-files.ts';
+import { type DataFiles, DomainError, type Logger } from 'loadplane/plugin';
 import { INITIAL_ADMIN_PASSWORD_FILE, retireInitialAdminPassword } from './initial-admin-password.ts';
 import { generatePassword } from './password-hash.ts';
 import { createRealmUser, type DatabaseLike, findRealmUserByUsername } from './realm-users.ts';

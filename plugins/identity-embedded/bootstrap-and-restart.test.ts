@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
-import { createMemoryDataFiles } from '../../core/ports/data-files.ts';
+import { createMemoryDataFiles } from 'loadplane/plugin';
 import { INITIAL_ADMIN_PASSWORD_FILE } from './bootstrap-admin.ts';
 import { DEFAULT_PASSWORD_ITERATIONS } from './config.ts';
 import { IdpUser } from './entities/idp-user.ts';

@@ -116,7 +116,7 @@ export function browserRoutes(ctx: RealmContext, codes: AuthorizationCodeStore) 
     })
     .post(
       '/realms/:realm/protocol/openid-connect/auth',
-      async ({ params, request, server }) => {
+      async ({ params, request }) => {
         if (!known(params.realm)) return realmNotFound();
         const form = await readOAuthForm(request);
         const loginState = form.ok ? form.values.login_state : undefined;
@@ -125,7 +125,7 @@ export function browserRoutes(ctx: RealmContext, codes: AuthorizationCodeStore) 
           return html(400, messagePage('Sign-in expired', 'Your login attempt timed out or came from elsewhere. Start again from the application.'));
         }
         const { username, password } = form.values;
-        const address = clientAddress(server, request);
+        const address = clientAddress(request);
         const result = await signInWithPassword({ ...ctx, passwordIterations: ctx.config.passwordIterations }, { username, password }, address);
         if (!result.ok) {
           logRefusal(ctx, 'browser sign-in', result, address);

@@ -1,8 +1,5 @@
 /** The embedded identity provider plugin: a Keycloak-compatible realm under /auth, with users and sessions in the database. */
-import { httpRoutesCapability } from '../../core/capabilities/http-routes.ts';
-import { definePlugin } from '../../core/kernel/define-plugin.ts';
-import { dataFilesPort } from '../../core/ports/data-files.ts';
-import { databasePort } from '../../core/ports/database.ts';
+import { databasePort, dataFilesPort, definePlugin, httpRoutesCapability } from 'loadplane/plugin';
 import { ensureBootstrapAdmin } from './bootstrap-admin.ts';
 import { IdentityEmbeddedConfigSchema } from './config.ts';
 import { IdpAuthorizationCode } from './entities/idp-authorization-code.ts';

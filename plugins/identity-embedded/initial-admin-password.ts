@@ -2,8 +2,7 @@
  * The data file `initial-admin-password` lives only as long as the password in it works: once the admin's password
  * has changed (by any path, on any replica) the file is deleted, here at once and elsewhere at the next start.
  */
-import type { Logger } from '../../core/kernel/logger.ts';
-import type { DataFiles } from '../../core/ports/data-files.ts';
+import type { DataFiles, Logger } from 'loadplane/plugin';
 import { verifyPassword } from './password-hash.ts';
 import { type DatabaseLike, loadUserEntityByUsername } from './realm-users.ts';
 

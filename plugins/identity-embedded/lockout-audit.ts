@@ -2,9 +2,7 @@
  * Lockouts go to the host's audit log, in the first (bootstrap) workspace: the realm serves the whole instance, and
  * that workspace belongs to its administrator. Without a host audit log (the provider on its own) only the log says it.
  */
-import { AuditEntry } from '../../core/domain/entities/audit-entry.ts';
-import { Workspace } from '../../core/domain/entities/workspace.ts';
-import type { Logger } from '../../core/kernel/logger.ts';
+import { AuditEntry, type Logger, Workspace } from 'loadplane/plugin';
 import type { LockSubject } from './brute-force-policy.ts';
 import { loggableError } from './loggable-error.ts';
 import type { DatabaseLike } from './realm-users.ts';

@@ -57,8 +57,8 @@ export function oidcRoutes(ctx: RealmContext, codeGrant?: CodeGrant) {
     )
     .post(
       '/realms/:realm/protocol/openid-connect/token',
-      ({ params, request, server }) =>
-        known(params.realm) ? handleTokenRequest(ctx, request, clientAddress(server, request), codeGrant) : realmNotFound(),
+      ({ params, request }) =>
+        known(params.realm) ? handleTokenRequest(ctx, request, clientAddress(request), codeGrant) : realmNotFound(),
       { parse: 'none' },
     )
     .get('/realms/:realm/protocol/openid-connect/userinfo', userinfo)

@@ -1,6 +1,5 @@
 /** Everything the embedded provider's routes share for its one realm: config, database, key, tokens, sessions, brute-force detection. */
-import type { Logger } from '../../core/kernel/logger.ts';
-import type { DataFiles } from '../../core/ports/data-files.ts';
+import type { DataFiles, Logger } from 'loadplane/plugin';
 import { type BruteForceProtector, createBruteForceProtector } from './brute-force-protector.ts';
 import type { IdentityEmbeddedConfig } from './config.ts';
 import { retireInitialAdminPassword } from './initial-admin-password.ts';

@@ -1,12 +1,7 @@
 /** The realm key: generated once, stored as a secret data file (shared by replicas through the database), reused, never silently replaced. */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { openDatabase } from '../../adapters/db/open-database.ts';
-import { coreEntities } from '../../core/domain/entities/index.ts';
-import { coreMigrations } from '../../core/domain/migrations/index.ts';
-import { createMemoryDataFiles, type DataFiles } from '../../core/ports/data-files.ts';
-import type { Database } from '../../core/ports/database.ts';
-import { sharedDataFiles } from '../../core/services/shared-data-files.ts';
-import { sqlOf } from '../../core/services/sql.ts';
+import { createMemoryDataFiles, type Database, type DataFiles, sqlOf } from 'loadplane/plugin';
+import { coreEntities, coreMigrations, openDatabase, sharedDataFiles } from 'loadplane/plugin/testing';
 import { loadOrCreateRealmKey, REALM_KEY_FILE } from './realm-key.ts';
 
 function recordingFiles(): DataFiles & { writes: { name: string; secret: boolean }[] } {

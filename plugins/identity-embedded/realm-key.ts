@@ -1,6 +1,6 @@
 /** The realm's RS256 signing key: generated once as the data file `identity/realm-key.json` (shared by replicas through the database), reused after restarts. */
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type JWK } from 'jose';
-import type { DataFiles } from '../../core/ports/data-files.ts';
+import type { DataFiles } from 'loadplane/plugin';
 
 export const REALM_KEY_FILE = 'identity/realm-key.json';
 export const REALM_KEY_ALGORITHM = 'RS256';

@@ -1,7 +1,6 @@
 /** Realm users for code: create, read, update, delete and set passwords; used by the admin API, bootstrap, tests and the host. */
 import { type EntityManager, UniqueConstraintViolationException } from '@mikro-orm/core';
-import { badRequest, conflict } from '../../core/kernel/errors.ts';
-import type { Database } from '../../core/ports/database.ts';
+import { badRequest, conflict, type Database } from 'loadplane/plugin';
 import { DEFAULT_PASSWORD_ITERATIONS } from './config.ts';
 import { IdpUser } from './entities/idp-user.ts';
 import { hashPassword, MAX_PASSWORD_LENGTH } from './password-hash.ts';

@@ -1,13 +1,18 @@
 /** Test support: a kernel with the embedded provider and the OIDC verifier on in-memory ports, talking in-process. */
 import type { AnyElysia } from 'elysia';
-import { openDatabase } from '../../adapters/db/open-database.ts';
-import { httpRoutesCapability } from '../../core/capabilities/http-routes.ts';
-import { type TokenVerifier, tokenVerifierCapability } from '../../core/capabilities/token-verifier.ts';
-import { createKernel, type Kernel } from '../../core/kernel/create-kernel.ts';
-import type { Logger } from '../../core/kernel/logger.ts';
-import { createMemoryDataFiles, type DataFiles, dataFilesPort } from '../../core/ports/data-files.ts';
-import { type Database, databasePort } from '../../core/ports/database.ts';
-import { outboundFetchPort } from '../../core/ports/outbound-fetch.ts';
+import {
+  createMemoryDataFiles,
+  type Database,
+  databasePort,
+  type DataFiles,
+  dataFilesPort,
+  httpRoutesCapability,
+  type Logger,
+  outboundFetchPort,
+  type TokenVerifier,
+  tokenVerifierCapability,
+} from 'loadplane/plugin';
+import { createKernel, type Kernel, openDatabase } from 'loadplane/plugin/testing';
 import identityOidc, { type IdentityOidcConfig } from '../identity-oidc/index.ts';
 import identityEmbedded, { type BruteForceSettings, type IdentityEmbeddedConfig } from './index.ts';
 

@@ -5,8 +5,8 @@
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import type { EntityManager } from '@mikro-orm/core';
-import { openDatabase } from '../../adapters/db/open-database.ts';
-import type { Database } from '../../core/ports/database.ts';
+import type { Database } from 'loadplane/plugin';
+import { openDatabase } from 'loadplane/plugin/testing';
 import identityEmbedded from './index.ts';
 import { createRealmUser, loadUserEntityByEmail, loadUserEntityByUsername } from './realm-users.ts';
 import { HARNESS_TIMEOUT_MS } from './test-kernel.ts';

@@ -1,7 +1,7 @@
 /** identity-oidc against the embedded provider, both in one kernel, the verifier fetching through the outbound port. */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { importJWK, SignJWT } from 'jose';
-import { DomainError } from '../../core/kernel/errors.ts';
+import { DomainError } from 'loadplane/plugin';
 import { REALM_KEY_FILE } from '../identity-embedded/realm-key.ts';
 import { createRealmUser, type RealmUser } from '../identity-embedded/realm-users.ts';
 import {

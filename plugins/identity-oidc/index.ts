@@ -1,7 +1,5 @@
 /** The OIDC identity plugin: verifies bearer JWTs of any OpenID Connect provider (Keycloak, the embedded one) by discovery + JWKS. */
-import { tokenVerifierCapability } from '../../core/capabilities/token-verifier.ts';
-import { definePlugin } from '../../core/kernel/define-plugin.ts';
-import { outboundFetchPort } from '../../core/ports/outbound-fetch.ts';
+import { definePlugin, outboundFetchPort, tokenVerifierCapability } from 'loadplane/plugin';
 import { IdentityOidcConfigSchema } from './config.ts';
 import { createOidcTokenVerifier } from './oidc-token-verifier.ts';
 

@@ -1,7 +1,6 @@
 /** The provider's signing keys: discovery, then `jwks_uri`, through the outbound-fetch port; cached, refetched on rotation. */
 import { createLocalJWKSet, type JSONWebKeySet } from 'jose';
-import type { Logger } from '../../core/kernel/logger.ts';
-import type { OutboundFetch } from '../../core/ports/outbound-fetch.ts';
+import type { Logger, OutboundFetch } from 'loadplane/plugin';
 
 export type KeySet = ReturnType<typeof createLocalJWKSet>;
 

@@ -1,8 +1,7 @@
 /** The OIDC verifier against a stub provider: claims, refusals, key rotation, caching and an unreachable provider. */
 import { afterEach, beforeEach, describe, expect, spyOn, test } from 'bun:test';
 import { exportJWK, generateKeyPair, type JWK, SignJWT, UnsecuredJWT } from 'jose';
-import type { TokenVerifier } from '../../core/capabilities/token-verifier.ts';
-import { DomainError } from '../../core/kernel/errors.ts';
+import { DomainError, type TokenVerifier } from 'loadplane/plugin';
 import { createCaptureLogger, type LogEntry } from '../identity-embedded/test-kernel.ts';
 import { DEFAULT_ALLOWED_ALGORITHMS, type IdentityOidcConfig } from './config.ts';
 import { createOidcTokenVerifier } from './oidc-token-verifier.ts';

@@ -1,9 +1,13 @@
 /** Verifies bearer JWTs of an OIDC provider (Keycloak or the embedded one) with jose, keys from discovery + JWKS. */
 import { decodeProtectedHeader, type JWTPayload, jwtVerify } from 'jose';
-import type { TokenVerifier, VerifiedIdentity } from '../../core/capabilities/token-verifier.ts';
-import { DomainError, unauthorized } from '../../core/kernel/errors.ts';
-import type { Logger } from '../../core/kernel/logger.ts';
-import type { OutboundFetch } from '../../core/ports/outbound-fetch.ts';
+import {
+  DomainError,
+  type Logger,
+  type OutboundFetch,
+  type TokenVerifier,
+  unauthorized,
+  type VerifiedIdentity,
+} from 'loadplane/plugin';
 import type { IdentityOidcConfig } from './config.ts';
 import { createJwksSource, IdentityProviderUnreachable, type KeySet } from './jwks-source.ts';
 import { createVerifiedTokenCache } from './verified-token-cache.ts';

@@ -1,5 +1,5 @@
 /** The custom tool passes the load-tool contract, with a real shell script run. */
-import { describeLoadToolContract } from '../../tests/contract/load-tool.ts';
+import { describeLoadToolContract } from 'loadplane/plugin/testing';
 import { createCustomTool } from './custom-tool.ts';
 
 describeLoadToolContract('custom', () => createCustomTool(), {

@@ -1,6 +1,5 @@
 /** The custom tool's command: the script as an executable file (its shebang, else `sh`) and the run's facts as env. */
-import type { Assignment, ToolCommand } from '../../core/capabilities/load-tool.ts';
-import { configDurationMs, splitLoadConfig } from '../../core/domain/load-config.ts';
+import { type Assignment, configDurationMs, splitLoadConfig, type ToolCommand } from 'loadplane/plugin';
 
 /** The env a script sees: which task, which machine of how many, and this machine's share of the load config. */
 export function customEnv(assignment: Assignment): Record<string, string> {

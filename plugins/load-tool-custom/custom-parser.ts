@@ -1,7 +1,5 @@
 /** The custom tool's output parser: sample lines become requests (and stay out of the log); every other line is logged. */
-import type { ToolOutputParser } from '../../core/capabilities/load-tool.ts';
-import { MetricRecorder } from '../../core/domain/metrics/metric-recorder.ts';
-import { processOutcome } from '../../core/domain/process-outcome.ts';
+import { MetricRecorder, processOutcome, type ToolOutputParser } from 'loadplane/plugin';
 import { parseSampleLine } from './sample-line.ts';
 
 export function createCustomParser(now: () => number = Date.now): ToolOutputParser {

@@ -1,6 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import type { Assignment } from '../../core/capabilities/load-tool.ts';
-import { LatencyHistogram } from '../../core/domain/metrics/histogram.ts';
+import { type Assignment, LatencyHistogram } from 'loadplane/plugin';
 import { customCommand } from './custom-command.ts';
 import { createCustomParser } from './custom-parser.ts';
 import { createCustomTool, validateCustomScript } from './custom-tool.ts';

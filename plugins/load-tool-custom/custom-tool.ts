@@ -1,6 +1,5 @@
 /** The `custom` load tool: any executable script; its output lines are the log, `loadplane:sample` lines its metrics. */
-import type { LoadTool } from '../../core/capabilities/load-tool.ts';
-import type { ProgramLookup } from '../../core/ports/program-lookup.ts';
+import type { LoadTool, ProgramLookup } from 'loadplane/plugin';
 import { customCommand } from './custom-command.ts';
 import { createCustomParser } from './custom-parser.ts';
 

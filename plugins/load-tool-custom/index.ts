@@ -1,7 +1,5 @@
 /** The `custom` load-tool plugin: runs any script (shebang, else sh) and reads `loadplane:sample` lines as requests. */
-import { loadToolCapability } from '../../core/capabilities/load-tool.ts';
-import { definePlugin } from '../../core/kernel/define-plugin.ts';
-import { programLookupPort } from '../../core/ports/program-lookup.ts';
+import { definePlugin, loadToolCapability, programLookupPort } from 'loadplane/plugin';
 import { createCustomTool } from './custom-tool.ts';
 
 export { createCustomTool, validateCustomScript } from './custom-tool.ts';

@@ -1,13 +1,13 @@
 /** The k6 tool passes the load-tool contract; the real run needs the k6 binary (skipped without it, required in CI). */
-import { createNodeProcessRunner } from '../../adapters/process/node-process-runner.ts';
-import { describeLoadToolContract } from '../../tests/contract/load-tool.ts';
-import { findK6, k6MissingReason } from '../../tests/helpers/k6-binary.ts';
+import { createNodeProcessRunner, describeLoadToolContract, locateEngineOnHost } from 'loadplane/plugin/testing';
+import { k6Engine } from './engine.ts';
 import { createK6Tool } from './k6-tool.ts';
 
-const k6 = findK6();
+// Found as an agent finds it: K6_BIN, PATH, ~/.cache/loadplane/bin/k6.
+const k6 = await locateEngineOnHost(k6Engine, { env: process.env });
 const runner = createNodeProcessRunner();
 
-describeLoadToolContract('k6', () => createK6Tool({ binary: k6 ?? 'k6', which: runner.which }), {
+describeLoadToolContract('k6', () => createK6Tool({ binary: k6.path, which: runner.which }), {
   goodScript: "import http from 'k6/http';\nexport default function () { http.get('http://127.0.0.1:1/'); }\n",
   badScripts: ['echo hello', 'function notExported() {}'],
   realRun: {
@@ -25,6 +25,6 @@ export function teardown() {
     requests: 10,
     hitsTarget: true,
     logContains: 'contract run done',
-    unavailable: k6 ? null : k6MissingReason,
+    unavailable: k6.found ? null : k6.reason,
   },
 });

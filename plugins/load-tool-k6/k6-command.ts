@@ -2,8 +2,7 @@
  * The k6 command for an assignment: `k6 run` with JSON sample output, and this machine's share of the load config as
  * CLI flags, which k6 ranks above the script's own options (https://grafana.com/docs/k6/latest/using-k6/k6-options/how-to/).
  */
-import type { Assignment, ToolCommand } from '../../core/capabilities/load-tool.ts';
-import { formatDuration, isIdleShare, parseDuration, splitLoadConfig } from '../../core/domain/load-config.ts';
+import { type Assignment, formatDuration, isIdleShare, parseDuration, splitLoadConfig, type ToolCommand } from 'loadplane/plugin';
 
 export const k6ScriptFile = 'script.js';
 export const k6SampleFile = 'samples.jsonl';

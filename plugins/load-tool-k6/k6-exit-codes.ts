@@ -2,7 +2,7 @@
  * k6's exit codes as readable reasons (go.k6.io/k6 errext/exitcodes, v1.8.1; documented at
  * https://grafana.com/docs/k6/latest/reference/exit-codes/ or in the source where the docs lag).
  */
-import type { RunOutcome } from '../../core/capabilities/load-tool.ts';
+import type { RunOutcome } from 'loadplane/plugin';
 
 export const k6ThresholdsExitCode = 99;
 

@@ -2,8 +2,7 @@
  * Reads a k6 run: the JSON sample file (`--out json`, one object per line, https://grafana.com/docs/k6/latest/results-output/real-time/json/)
  * gives requests, failures and latencies; stdout/stderr are the log (logfmt lines tidied) and hold the diagnostics.
  */
-import type { ToolOutputParser } from '../../core/capabilities/load-tool.ts';
-import { MetricRecorder } from '../../core/domain/metrics/metric-recorder.ts';
+import { MetricRecorder, type ToolOutputParser } from 'loadplane/plugin';
 import { type K6Diagnostics, k6Outcome } from './k6-exit-codes.ts';
 import { formatK6LogLine, parseK6LogLine } from './k6-log-line.ts';
 

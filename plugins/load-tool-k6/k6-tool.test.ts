@@ -1,6 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import type { Assignment } from '../../core/capabilities/load-tool.ts';
-import { LatencyHistogram } from '../../core/domain/metrics/histogram.ts';
+import { type Assignment, LatencyHistogram } from 'loadplane/plugin';
 import { k6Command } from './k6-command.ts';
 import { k6Outcome } from './k6-exit-codes.ts';
 import { formatK6LogLine, parseK6LogLine } from './k6-log-line.ts';

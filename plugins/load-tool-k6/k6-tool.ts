@@ -1,6 +1,5 @@
 /** The `k6` load tool: validates k6 scripts, runs `k6 run` with this machine's share of the load, reads its JSON samples. */
-import type { LoadTool } from '../../core/capabilities/load-tool.ts';
-import type { ProgramLookup } from '../../core/ports/program-lookup.ts';
+import type { LoadTool, ProgramLookup } from 'loadplane/plugin';
 import { k6Command } from './k6-command.ts';
 import { createK6Parser } from './k6-output-parser.ts';
 
@@ -9,6 +8,8 @@ export interface K6ToolOptions {
   binary?: string;
   /** Checks the binary exists; without it `available()` trusts the host and a missing k6 fails at spawn. */
   which?: ProgramLookup;
+  /** k6's version as the host found it, reported by `available()`. */
+  version?: string;
 }
 
 // A default function, the functions scenarios `exec`, or (rarely) CommonJS exports: any one will do.
@@ -32,7 +33,7 @@ export function createK6Tool(options: K6ToolOptions = {}): LoadTool {
       if (!options.which) return { ok: true };
       const path = await options.which(binary);
       if (!path) return { ok: false, reason: `k6 not found ("${binary}"): install k6, put it on PATH or set K6_BIN` };
-      return { ok: true };
+      return options.version ? { ok: true, version: options.version } : { ok: true };
     },
     command: (assignment) => k6Command(assignment, binary),
     createParser: () => createK6Parser(),

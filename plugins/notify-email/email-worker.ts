@@ -3,10 +3,7 @@
  * runs, and completed ones for those who asked), written in one transaction that marks the row done; messages are
  * then sent under a lease with the webhook retry schedule (1 min, 5 min, 30 min, 2 h, then failed).
  */
-import { nextAttemptAfterFailure } from '../../core/domain/webhook-retry.ts';
-import type { Logger } from '../../core/kernel/logger.ts';
-import type { Database } from '../../core/ports/database.ts';
-import { sqlOf, transaction } from '../../core/services/sql.ts';
+import { type Database, type Logger, nextAttemptAfterFailure, sqlOf, transaction } from 'loadplane/plugin';
 
 export interface MailMessage {
   to: string;

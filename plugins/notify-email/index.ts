@@ -5,10 +5,7 @@
  */
 import { Type } from '@sinclair/typebox';
 import nodemailer from 'nodemailer';
-import { definePlugin } from '../../core/kernel/define-plugin.ts';
-import { databasePort } from '../../core/ports/database.ts';
-import { jobQueuePort } from '../../core/ports/job-queue.ts';
-import { pubSubPort } from '../../core/ports/pubsub.ts';
+import { databasePort, definePlugin, jobQueuePort, pubSubPort } from 'loadplane/plugin';
 import { createEmailWorker } from './email-worker.ts';
 import { NotifyEmail0001EmailNotifications } from './migrations/0001-email-notifications.ts';
 

@@ -5,15 +5,18 @@
  * pass the wake-up on to the others.
  */
 import { Type } from '@sinclair/typebox';
-import { definePlugin } from '../../core/kernel/define-plugin.ts';
-import { databasePort } from '../../core/ports/database.ts';
-import { dnsResolverPort } from '../../core/ports/dns-resolver.ts';
-import { jobQueuePort } from '../../core/ports/job-queue.ts';
-import { pubSubPort } from '../../core/ports/pubsub.ts';
-import { secretBoxPort } from '../../core/ports/secret-box.ts';
-import { webhookTransportPort } from '../../core/ports/webhook-transport.ts';
-import { createDeliveryWorker } from '../../core/services/webhooks/delivery-worker.ts';
-import { createOutboundUrlGuard, parseAllowList } from '../../core/services/webhooks/outbound-url-guard.ts';
+import {
+  createDeliveryWorker,
+  createOutboundUrlGuard,
+  databasePort,
+  definePlugin,
+  dnsResolverPort,
+  jobQueuePort,
+  parseAllowList,
+  pubSubPort,
+  secretBoxPort,
+  webhookTransportPort,
+} from 'loadplane/plugin';
 
 export const collectJob = 'webhooks:collect';
 export const wakeTopic = 'webhooks.wake';

@@ -19,6 +19,8 @@ export function startAgentProcess(options: {
   /** Another agent entry (a benchmark's variant); the real `npm run agent` entry by default. */
   entry?: string;
   extraArgs?: string[];
+  /** More environment for the agent (an engine's variable, such as HEY_BIN). */
+  env?: Record<string, string>;
 }): AgentProcess {
   const child: ChildProcess = spawn(
     process.execPath,
@@ -32,7 +34,7 @@ export function startAgentProcess(options: {
       options.hostname,
       ...(options.extraArgs ?? []),
     ],
-    { cwd: repoRoot, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] },
+    { cwd: repoRoot, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'info', ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let output = '';
   child.stdout?.on('data', (chunk) => (output += chunk));

@@ -76,6 +76,15 @@ export interface WorkspaceA {
   spareWebhook: Json;
   /** The test ping of `webhook`: its delivery id. */
   deliveryId: string;
+  /** Environment variables: `envKey` is kept, `spareEnvKey` may be deleted; `envValue` must never show anywhere. */
+  envKey: string;
+  spareEnvKey: string;
+  envValue: string;
+  dashboard: Json;
+  spareDashboard: Json;
+  /** Git repositories pointing at a loopback port nobody serves (their syncs fail; that is fine here). */
+  gitRepo: Json;
+  spareGitRepo: Json;
   agentToken: string;
   agent: ProtocolAgent;
   assignmentId: string;
@@ -138,6 +147,14 @@ export async function buildIsolationWorld(ts: TestService, base: string): Promis
   const webhook = await created(await call(owner.jwt, 'POST', '/webhooks', { json: { url: hookUrl, events: ['test.failed'], description: 'walk-a-webhook' } }));
   const spareWebhook = await created(await call(owner.jwt, 'POST', '/webhooks', { json: { url: `${hookUrl}-spare`, events: ['test.started'] } }));
   const ping = await created<{ id: string }>(await call(owner.jwt, 'POST', `/webhooks/${webhook.id}/test`), 202);
+  const envValue = 'walk-a-secret-value-0042';
+  await created(await call(owner.jwt, 'PUT', '/env-vars/WALK_A_SECRET', { json: { value: envValue } }));
+  await created(await call(owner.jwt, 'PUT', '/env-vars/WALK_A_SPARE', { json: { value: `${envValue}-spare` } }));
+  const panels = [{ title: 'walk-a-panel', query: 'metric=http_req_duration', chart: 'line' }];
+  const dashboard = await created(await call(owner.jwt, 'POST', '/dashboards', { json: { name: 'walk-a-dashboard', panels } }));
+  const spareDashboard = await created(await call(owner.jwt, 'POST', '/dashboards', { json: { name: 'walk-a-spare-dashboard', panels } }));
+  const gitRepo = await created(await call(owner.jwt, 'POST', '/git-repos', { json: { url: 'http://127.0.0.1:9/walk-a.git', path: 'walk-a-path', credentials: { password: 'walk-a-git-password' } } }));
+  const spareGitRepo = await created(await call(owner.jwt, 'POST', '/git-repos', { json: { url: 'http://127.0.0.1:9/walk-a-spare.git' } }));
   const task = await created(await call(owner.jwt, 'POST', '/tasks', { json: { testId: testA.id, configId: config.id, machineIds: [machine.id], transport: 'ws' } }), 202);
   for (let i = 0; i < 200 && agent.received.assigns.length === 0; i++) await Bun.sleep(25);
   const assignmentId = agent.received.assigns[0]!.assignmentId;
@@ -162,6 +179,13 @@ export async function buildIsolationWorld(ts: TestService, base: string): Promis
     webhook,
     spareWebhook,
     deliveryId: String(ping.id),
+    envKey: 'WALK_A_SECRET',
+    spareEnvKey: 'WALK_A_SPARE',
+    envValue,
+    dashboard,
+    spareDashboard,
+    gitRepo,
+    spareGitRepo,
     agentToken,
     agent,
     assignmentId,
@@ -169,11 +193,13 @@ export async function buildIsolationWorld(ts: TestService, base: string): Promis
   };
   a.markers.push(
     a.workspaceId, a.userId, a.admin.userId, assignmentId, ...invitees.map((i) => i.invitationId),
-    ...[machine, spareMachine, testA, spareTest, config, spareConfig, token, ...spareTokens, webhook, spareWebhook].map((r) => String(r.id)),
+    ...[machine, spareMachine, testA, spareTest, config, spareConfig, token, ...spareTokens, webhook, spareWebhook, dashboard, spareDashboard, gitRepo, spareGitRepo].map((r) => String(r.id)),
     String(ping.id),
     String(task.id), String(task.public_id),
     // Names and usernames (hostnames are left out: B may use the same hostname for a machine of its own).
     'walk-a-owner', 'walk-a-admin', 'walk-a-invitee', 'walk-a-test', 'walk-a-spare-test', 'walk-a-config', 'walk-a-token', 'walk-a-agent', 'walk-a line', 'walk-a-webhook',
+    // Workspace data: values and credentials never appear anywhere; names and URLs never in B's answers.
+    envValue, 'walk-a-dashboard', 'walk-a-panel', 'walk-a.git', 'walk-a-path', 'walk-a-git-password',
   );
 
   // ---- Workspace B: its owner (by JWT and by API token), an agent token, a test and a machine of its own.

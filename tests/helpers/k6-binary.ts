@@ -20,8 +20,13 @@ export function findK6(env: Record<string, string | undefined> = process.env): s
   return executable(k6CachePath) ? k6CachePath : null;
 }
 
+/** The k6 binary the agent would run, or `k6` (for benchmarks that run k6 alone beside the agent). */
+export function resolveK6Binary(env: Record<string, string | undefined> = process.env): string {
+  return findK6(env) ?? 'k6';
+}
+
 /** Why a k6 suite cannot run here, or null. In CI a missing k6 is a failure, not a skip (see `requireOrSkip`). */
-export const k6MissingReason = 'k6 not found (set K6_BIN, put k6 on PATH, or run `bash .ci/install-k6.sh`)';
+export const k6MissingReason = 'k6 not found (set K6_BIN, put k6 on PATH, or run `bash scripts/install-engines k6`)';
 
 /** True when the test should go on; false after a console note when it should skip; throws in CI. */
 export function requireOrSkip(reason: string | null, suite: string): boolean {

@@ -1,5 +1,6 @@
 /** A listening in-process service with one in-process agent registered for a fresh user's workspace: the fixture of run tests. */
 import { startNodeAgent } from '../../adapters/agent/start-node-agent.ts';
+import { loadToolPluginsOf } from '../../adapters/composition/plugins.ts';
 import { silentLogger } from '../../core/kernel/logger.ts';
 import { freePort } from './service-process.ts';
 import { startTestService, type TestService, type TestServiceOptions } from './test-service.ts';
@@ -30,6 +31,8 @@ export async function startServiceWithAgent(
     serverUrl: ts.url,
     token: ((await created.json()) as { token: string }).token,
     logger: silentLogger,
+    // The service's load tools (the built-in ones and any LOADPLANE_PLUGINS named), as the local agent gets them.
+    plugins: loadToolPluginsOf(ts.service),
     system: { hostname: `${username}-agent` },
   });
   await agent.ready;

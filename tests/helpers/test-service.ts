@@ -3,7 +3,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../config/load-config.ts';
-import { type BootOptions, bootService, type Service } from '../../core/boot-service.ts';
+import type { BootOptions, Service } from '../../core/boot-service.ts';
+import { type ComposeOptions, composeService } from '../../adapters/composition/compose-service.ts';
 import { createConsoleLogger } from '../../core/kernel/console-logger.ts';
 import { silentLogger } from '../../core/kernel/logger.ts';
 import { openDatabase } from '../../adapters/db/open-database.ts';
@@ -14,6 +15,7 @@ import { startPostgresServer } from './postgres-server.ts';
 import { jobQueueForConfig } from '../../adapters/queue/job-queue-for-config.ts';
 import { createNodeDnsResolver } from '../../adapters/net/node-dns-resolver.ts';
 import { createNodeWebhookTransport } from '../../adapters/net/node-webhook-transport.ts';
+import { createIsomorphicGitFetcher } from '../../adapters/git/isomorphic-git-fetcher.ts';
 
 export const adminPassword = 'admin-password-for-tests';
 
@@ -49,7 +51,7 @@ export interface TestServiceOptions {
   /** Merged over the test defaults per plugin slice, e.g. `{ 'identity-embedded': { bruteForce: {...} } }`. */
   pluginConfig?: Record<string, Record<string, unknown>>;
   /** Extra boot options (a job queue, a clock-driven plugin config). */
-  boot?: Partial<BootOptions>;
+  boot?: Partial<ComposeOptions>;
 }
 
 export const usesPostgres = () => Boolean(process.env.DATABASE_URL);
@@ -85,7 +87,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     });
   // TEST_LOG=debug shows the service's log lines while debugging a test.
   const logger = process.env.TEST_LOG ? createConsoleLogger(process.env.TEST_LOG as 'debug') : silentLogger;
-  const service = await bootService({
+  const service = await composeService({
     config,
     logger,
     changeFeed: options.changeFeed ?? changeFeedForConfig(config, logger),
@@ -97,6 +99,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     // Webhooks reach only what WEBHOOK_ALLOW_HOSTS allows (a loopback receiver in the tests that set it).
     dnsResolver: createNodeDnsResolver(),
     webhookTransport: createNodeWebhookTransport(),
+    gitFetcher: createIsomorphicGitFetcher(),
     jobQueue: jobQueueForConfig(config, logger),
     pluginConfigOverrides: {
       ...options.pluginConfig,

@@ -24,11 +24,11 @@ async function start(options: Parameters<typeof startTestService>[0] = {}): Prom
   return service;
 }
 
-/** The password grant over the real socket, as a client on this machine sends it. */
-function passwordGrant(service: TestService, username: string, password: string): Promise<Response> {
+/** The password grant over the real socket, as a client on this machine sends it (through a proxy: `forwardedFor`). */
+function passwordGrant(service: TestService, username: string, password: string, forwardedFor?: string): Promise<Response> {
   return fetch(`${service.url}/auth/realms/${REALM}/protocol/openid-connect/token`, {
     method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...(forwardedFor ? { 'x-forwarded-for': forwardedFor } : {}) },
     body: new URLSearchParams({
       grant_type: 'password',
       client_id: service.service.clientId,
@@ -215,3 +215,33 @@ test('two replicas on one PostgreSQL database count the same failures and honour
   await clearLockouts(b);
   expect((await passwordGrant(a, 'shared', USER_PASSWORD)).status).toBe(200);
 }, 120_000);
+
+describe('behind a reverse proxy (TRUSTED_PROXIES)', () => {
+  /** Sprays 30 wrong passwords over as many names, as the client `forwardedFor` names. */
+  async function spray(service: TestService, forwardedFor: string) {
+    for (let attempt = 1; attempt <= 30; attempt++) {
+      expect((await passwordGrant(service, `proxied-${attempt}`, 'Winter2026!', forwardedFor)).status).toBe(401);
+    }
+  }
+
+  test('each client behind a trusted proxy has its own address limit', async () => {
+    const service = await start({ env: { TRUSTED_PROXIES: '127.0.0.1' } });
+    await service.createUser('proxied-user');
+    await spray(service, '198.51.100.1');
+    expect((await passwordGrant(service, 'proxied-user', USER_PASSWORD, '198.51.100.1')).status).toBe(429);
+    // Another client through the same proxy signs in; the locked one cannot escape by writing its own header first.
+    expect((await passwordGrant(service, 'proxied-user', USER_PASSWORD, '198.51.100.2')).status).toBe(200);
+    expect((await passwordGrant(service, 'proxied-user', USER_PASSWORD, '203.0.113.5, 198.51.100.1')).status).toBe(429);
+    const entries = (await auditLog(service)).filter((entry) => entry.action === LOCKOUT_ACTIONS.address);
+    expect(entries.map((entry) => entry.target.label)).toEqual(['198.51.100.1']);
+  });
+
+  test('without TRUSTED_PROXIES the header is ignored: a client cannot pick a fresh address per guess', async () => {
+    const service = await start();
+    await service.createUser('proxied-user');
+    for (let attempt = 1; attempt <= 30; attempt++) {
+      expect((await passwordGrant(service, `proxied-${attempt}`, 'Winter2026!', `198.51.100.${attempt}`)).status).toBe(401);
+    }
+    expect((await passwordGrant(service, 'proxied-user', USER_PASSWORD, '198.51.100.200')).status).toBe(429);
+  });
+});

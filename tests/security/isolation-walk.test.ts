@@ -284,6 +284,63 @@ function cases(): Record<string, RouteCase> {
         },
       },
     },
+    'GET /api/v1/env-vars': {
+      clean: { status: 200, call: (t) => call(t, 'GET', '/env-vars') },
+      own: { status: 200, call: () => call(a.jwt, 'GET', '/env-vars') },
+    },
+    'PUT /api/v1/env-vars/:key': {
+      // Names are per workspace: B setting A's name makes B's own variable (checked below: A's value is untouched).
+      clean: { status: 201, call: (t) => call(t, 'PUT', `/env-vars/${t === b.jwt ? a.envKey : 'B_BY_TOKEN'}`, { json: { value: 'b-own-value' } }) },
+      own: { status: 200, call: () => call(a.jwt, 'PUT', `/env-vars/${a.envKey}`, { json: { value: a.envValue } }) },
+    },
+    'DELETE /api/v1/env-vars/:key': {
+      foreign: async (t) => [await probe('env var', t, 'DELETE', `/env-vars/${a.spareEnvKey}`)],
+      own: { status: 204, call: () => call(a.jwt, 'DELETE', `/env-vars/${a.spareEnvKey}`) },
+    },
+    'GET /api/v1/dashboards': {
+      clean: { status: 200, call: (t) => call(t, 'GET', '/dashboards') },
+      own: { status: 200, call: () => call(a.jwt, 'GET', '/dashboards') },
+    },
+    'POST /api/v1/dashboards': {
+      clean: { status: 201, call: (t) => call(t, 'POST', '/dashboards', { json: { name: 'b-dashboard' } }) },
+      own: { status: 201, call: () => call(a.jwt, 'POST', '/dashboards', { json: { name: 'walk-a-dashboard-2' } }) },
+    },
+    'GET /api/v1/dashboards/:id': {
+      foreign: async (t) => [await probe('dashboard', t, 'GET', `/dashboards/${a.dashboard.id}`)],
+      own: { status: 200, call: () => call(a.jwt, 'GET', `/dashboards/${a.dashboard.id}`) },
+    },
+    'PUT /api/v1/dashboards/:id': {
+      foreign: async (t) => [await probe('dashboard', t, 'PUT', `/dashboards/${a.dashboard.id}`, { json: { name: 'stolen', panels: [] } })],
+      own: { status: 200, call: () => call(a.jwt, 'PUT', `/dashboards/${a.dashboard.id}`, { json: { name: 'walk-a-dashboard renamed' } }) },
+    },
+    'DELETE /api/v1/dashboards/:id': {
+      foreign: async (t) => [await probe('dashboard', t, 'DELETE', `/dashboards/${a.spareDashboard.id}`)],
+      own: { status: 204, call: () => call(a.jwt, 'DELETE', `/dashboards/${a.spareDashboard.id}`) },
+    },
+    'GET /api/v1/git-repos': {
+      clean: { status: 200, call: (t) => call(t, 'GET', '/git-repos') },
+      own: { status: 200, call: () => call(a.jwt, 'GET', '/git-repos') },
+    },
+    'POST /api/v1/git-repos': {
+      clean: { status: 201, call: (t) => call(t, 'POST', '/git-repos', { json: { url: 'http://127.0.0.1:9/b.git' } }) },
+      own: { status: 201, call: () => call(a.jwt, 'POST', '/git-repos', { json: { url: 'http://127.0.0.1:9/walk-a-2.git' } }) },
+    },
+    'GET /api/v1/git-repos/:id': {
+      foreign: async (t) => [await probe('git repo', t, 'GET', `/git-repos/${a.gitRepo.id}`)],
+      own: { status: 200, call: () => call(a.jwt, 'GET', `/git-repos/${a.gitRepo.id}`) },
+    },
+    'PATCH /api/v1/git-repos/:id': {
+      foreign: async (t) => [await probe('git repo', t, 'PATCH', `/git-repos/${a.gitRepo.id}`, { json: { branch: 'stolen', credentials: null } })],
+      own: { status: 200, call: () => call(a.jwt, 'PATCH', `/git-repos/${a.gitRepo.id}`, { json: { branch: 'develop' } }) },
+    },
+    'DELETE /api/v1/git-repos/:id': {
+      foreign: async (t) => [await probe('git repo', t, 'DELETE', `/git-repos/${a.spareGitRepo.id}`)],
+      own: { status: 204, call: () => call(a.jwt, 'DELETE', `/git-repos/${a.spareGitRepo.id}`) },
+    },
+    'POST /api/v1/git-repos/:id/sync': {
+      foreign: async (t) => [await probe('git repo', t, 'POST', `/git-repos/${a.gitRepo.id}/sync`)],
+      own: { status: 202, call: () => call(a.jwt, 'POST', `/git-repos/${a.gitRepo.id}/sync`) },
+    },
     'GET /api/v1/notification-preferences': {
       clean: { status: 200, call: () => call(b.jwt, 'GET', '/notification-preferences') },
       own: { status: 200, call: () => call(a.jwt, 'GET', '/notification-preferences') },
@@ -395,11 +452,15 @@ const concrete = (key: string) => {
 /** Snapshot of what A holds, to compare before and after B's attempts. */
 async function snapshotOfA() {
   const read = async (path: string) => (await call(a.jwt, 'GET', path)).json();
-  const [machines, tests, configs, tokens, members, invitations, workspace, controls, task] = await Promise.all(
-    ['/machines', '/tests', '/configs', '/api-tokens', '/members', '/members/invitations', '/workspace', '/access-controls', `/tasks/${a.task.id}`].map(read),
+  const [machines, tests, configs, tokens, members, invitations, workspace, controls, task, envVars, dashboards, gitRepos] = await Promise.all(
+    ['/machines', '/tests', '/configs', '/api-tokens', '/members', '/members/invitations', '/workspace', '/access-controls', `/tasks/${a.task.id}`, '/env-vars', '/dashboards', '/git-repos'].map(read),
   );
   const stable = (rows: unknown) => (rows as Json[]).map(({ last_used_at: _, last_seen_at: __, status: ___, ...rest }) => rest);
-  return { machines: stable(machines), tests, configs, tokens: stable(tokens), members, invitations, workspace, controls, task: (task as Json).status };
+  // A repository's sync runs in the background: its outcome may land during the walk; what B could change may not.
+  const repos = (gitRepos as Json[]).map(({ id, url, branch, path, has_credentials, updated_at }) => ({ id, url, branch, path, has_credentials, updated_at }));
+  // The value A's variable holds, as the agent would get it: B's PUT of the same name must not have touched it.
+  const envValues = await ts.service.runs.context.workspaceEnv(a.workspaceId);
+  return { machines: stable(machines), tests, configs, tokens: stable(tokens), members, invitations, workspace, controls, task: (task as Json).status, envVars, dashboards, repos, envValues };
 }
 
 describe('isolation walk: workspace B with workspace A real ids', () => {

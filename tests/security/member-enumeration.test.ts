@@ -97,7 +97,7 @@ describe('POST /members tells the attacker nothing about users outside the works
     const byName = await invite('Victor');
     expect(byName.status).toBe(201);
     // Only what the attacker typed comes back: no user id, no e-mail, no name.
-    expect(byName.body).toEqual({ id: expect.any(String), user: 'Victor', role: 'member', status: 'pending', invited_at: expect.any(String) });
+    expect(byName.body).toEqual({ id: expect.any(String), user: 'Victor', role: 'member', status: 'pending', invited_at: expect.any(String), expires_at: expect.any(String) });
     const pending = (await (await http('/api/v1/members/invitations', attacker)).json()) as unknown[];
     expect(pending).toEqual([byName.body]);
     const listed = JSON.stringify(await (await http('/api/v1/members', attacker)).json());
@@ -117,7 +117,7 @@ describe('POST /members tells the attacker nothing about users outside the works
   test('a verified e-mail of a stranger in another workspace finds them case-insensitively; they join only by accepting', async () => {
     const byEmail = await invite('wendy.verified@EXAMPLE.test');
     expect(byEmail.status).toBe(201);
-    expect(byEmail.body).toEqual({ id: expect.any(String), user: 'wendy.verified@EXAMPLE.test', role: 'member', status: 'pending', invited_at: expect.any(String) });
+    expect(byEmail.body).toEqual({ id: expect.any(String), user: 'wendy.verified@EXAMPLE.test', role: 'member', status: 'pending', invited_at: expect.any(String), expires_at: expect.any(String) });
     expect(JSON.stringify(await (await http('/api/v1/members', attacker)).json())).not.toContain('wendy');
     // Inviting again is a conflict about the attacker's own invitation list, not about the stranger.
     expect((await invite('wendy')).status).toBe(409);

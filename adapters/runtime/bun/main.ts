@@ -1,7 +1,8 @@
 /** The Bun entry: the only reader of process.env; boots the service and serves it until SIGINT/SIGTERM. */
 import { mkdir } from 'node:fs/promises';
 import { ConfigError, loadConfig } from '../../../config/load-config.ts';
-import { bootService } from '../../../core/boot-service.ts';
+import { composeService } from '../../composition/compose-service.ts';
+import { loadToolPluginsOf } from '../../composition/plugins.ts';
 import { createConsoleLogger } from '../../../core/kernel/console-logger.ts';
 import { KernelBootError } from '../../../core/kernel/errors.ts';
 import { startNodeAgent } from '../../agent/start-node-agent.ts';
@@ -13,6 +14,7 @@ import { createPackageStaticAssets } from '../../files/package-static-assets.ts'
 import { jobQueueForConfig } from '../../queue/job-queue-for-config.ts';
 import { createNodeDnsResolver } from '../../net/node-dns-resolver.ts';
 import { createNodeWebhookTransport } from '../../net/node-webhook-transport.ts';
+import { createIsomorphicGitFetcher } from '../../git/isomorphic-git-fetcher.ts';
 
 async function main() {
   let config;
@@ -28,7 +30,7 @@ async function main() {
   const logger = createConsoleLogger(config.logLevel as 'info');
   await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
 
-  const service = await bootService({
+  const service = await composeService({
     config,
     logger,
     dataFiles: createDiskDataFiles(config.dataDir),
@@ -39,6 +41,7 @@ async function main() {
     fetch: (request) => fetch(request),
     dnsResolver: createNodeDnsResolver(),
     webhookTransport: createNodeWebhookTransport(),
+    gitFetcher: createIsomorphicGitFetcher(),
     jobQueue: jobQueueForConfig(config, logger),
   });
 
@@ -60,6 +63,8 @@ async function main() {
         serverUrl: `http://${['0.0.0.0', '::'].includes(config.host) ? '127.0.0.1' : config.host}:${port}`,
         token: await provisionLocalAgentToken(service.database, service.bootstrapWorkspaceId),
         logger: logger.child({ component: 'local-agent' }),
+        // The same load tools as the service: the built-in ones and those LOADPLANE_PLUGINS added.
+        plugins: loadToolPluginsOf(service),
         system: { name: 'local agent' },
         // Its tools run beside the service: they must not read its data (keys, secrets, the database files).
         sandbox: config.agentSandbox,

@@ -1,6 +1,7 @@
 /** The Deno entry: proves the core is runtime-agnostic by booting the same service under Deno.serve. */
 import { ConfigError, loadConfig } from '../../../config/load-config.ts';
-import { bootService } from '../../../core/boot-service.ts';
+import { composeService } from '../../composition/compose-service.ts';
+import { rememberPeerAddress } from '../../../core/http/client-address.ts';
 import { createConsoleLogger } from '../../../core/kernel/console-logger.ts';
 import { databaseForConfig } from '../../db/database-for-config.ts';
 import { changeFeedForConfig, pubSubForConfig } from '../../pubsub/change-feed-for-config.ts';
@@ -8,6 +9,7 @@ import { createDiskDataFiles } from '../../files/disk-data-files.ts';
 import { createPackageStaticAssets } from '../../files/package-static-assets.ts';
 import { createNodeDnsResolver } from '../../net/node-dns-resolver.ts';
 import { createNodeWebhookTransport } from '../../net/node-webhook-transport.ts';
+import { createIsomorphicGitFetcher } from '../../git/isomorphic-git-fetcher.ts';
 import { jobQueueForConfig } from '../../queue/job-queue-for-config.ts';
 
 // Typed loosely so the Bun type-check needs no Deno declarations.
@@ -15,7 +17,7 @@ declare const Deno: {
   env: { toObject(): Record<string, string> };
   serve(
     options: { port: number; hostname: string; onListen?: (addr: { port: number }) => void },
-    handler: (request: Request) => Response | Promise<Response>,
+    handler: (request: Request, info: { remoteAddr: { hostname: string } }) => Response | Promise<Response>,
   ): { shutdown(): Promise<void> };
   addSignalListener(signal: string, handler: () => void): void;
   mkdir(path: string, options: { recursive: boolean }): Promise<void>;
@@ -34,7 +36,7 @@ try {
 }
 const logger = createConsoleLogger(config.logLevel as 'info', { runtime: 'deno' });
 await Deno.mkdir(config.dataDir, { recursive: true });
-const service = await bootService({
+const service = await composeService({
   config,
   logger,
   dataFiles: createDiskDataFiles(config.dataDir),
@@ -46,6 +48,7 @@ const service = await bootService({
   // Deno's node compatibility runs node:dns, node:http(s) and Agenda's pg client.
   dnsResolver: createNodeDnsResolver(),
   webhookTransport: createNodeWebhookTransport(),
+  gitFetcher: createIsomorphicGitFetcher(),
   jobQueue: jobQueueForConfig(config, logger),
 });
 // Deno.serve has no body limit of its own: the app enforces MAX_BODY_BYTES with a JSON 413 (core/http/create-app.ts).
@@ -55,7 +58,11 @@ const server = Deno.serve(
     hostname: config.host,
     onListen: ({ port }) => logger.info('loadplane is listening', { url: `http://${config.host}:${port}` }),
   },
-  (request) => service.app.fetch(request),
+  // Deno hands the peer to the handler, not to Elysia's `server.requestIP`: noted here for the per-address limits.
+  (request, info) => {
+    rememberPeerAddress(request, info.remoteAddr.hostname);
+    return service.app.fetch(request);
+  },
 );
 for (const signal of ['SIGINT', 'SIGTERM']) {
   Deno.addSignalListener(signal, async () => {

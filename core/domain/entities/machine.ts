@@ -32,6 +32,8 @@ export const Machine = defineEntity({
     lastSeenAt: p.datetime().nullable(),
     /** Load tools the agent reported it can run. */
     tools: p.json<string[]>(),
+    /** Their versions as the agent found them (tool id -> version); a tool without a known version is absent. */
+    toolVersions: p.json<Record<string, string>>(),
     createdAt: p.datetime(),
     updatedAt: p.datetime(),
   },

@@ -7,6 +7,8 @@ import { Migration0005ServiceSecrets } from './0005-service-secrets.ts';
 import { Migration0006MemberInvitations } from './0006-member-invitations.ts';
 import { Migration0007LogStorage } from './0007-log-storage.ts';
 import { Migration0008Webhooks } from './0008-webhooks.ts';
+import { Migration0009MachineToolVersions } from './0009-machine-tool-versions.ts';
+import { Migration0010WorkspaceData } from './0010-workspace-data.ts';
 
 export const coreMigrations = [
   Migration0001Foundation,
@@ -17,4 +19,6 @@ export const coreMigrations = [
   Migration0006MemberInvitations,
   Migration0007LogStorage,
   Migration0008Webhooks,
+  Migration0009MachineToolVersions,
+  Migration0010WorkspaceData,
 ];

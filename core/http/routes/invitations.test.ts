@@ -14,7 +14,7 @@ async function user(prefix = 'inv') {
 
 const invite = (token: string, user: string, role = 'member', headers: Record<string, string> = {}) =>
   ts.request('/api/v1/members', { method: 'POST', token, headers, json: { user, role } });
-const received = async (token: string) => (await (await ts.request('/api/v1/auth/me/invitations', { token })).json()) as { id: string; workspace: { id: string; name: string }; role: string; invited_by: string | null; invited_at: string }[];
+const received = async (token: string) => (await (await ts.request('/api/v1/auth/me/invitations', { token })).json()) as { id: string; workspace: { id: string; name: string }; role: string; invited_by: string | null; invited_at: string; expires_at: string }[];
 const accept = (token: string, id: string) => ts.request(`/api/v1/auth/me/invitations/${id}/accept`, { method: 'POST', token });
 
 beforeAll(async () => {
@@ -31,7 +31,7 @@ describe('invitations', () => {
     expect((await ts.request('/api/v1/tests', { token: joe.token, headers: { 'x-workspace-id': owner.workspaceId } })).status).toBe(404);
     const mine = await received(joe.token);
     expect(mine).toEqual([
-      { id: invited.id, workspace: { id: owner.workspaceId, name: expect.any(String) }, role: 'admin', invited_by: owner.name, invited_at: expect.any(String) },
+      { id: invited.id, workspace: { id: owner.workspaceId, name: expect.any(String) }, role: 'admin', invited_by: owner.name, invited_at: expect.any(String), expires_at: expect.any(String) },
     ]);
     const joined = await accept(joe.token, invited.id);
     expect(joined.status).toBe(200);
@@ -44,6 +44,30 @@ describe('invitations', () => {
     expect(((await (await ts.request('/api/v1/workspace', { token: joe.token })).json()) as { id: string }).id).toBe(joe.workspaceId);
     const log = (await (await ts.request('/api/v1/audit-log?limit=2', { token: owner.token })).json()) as { action: string; actor: { label: string } }[];
     expect(log.map((e) => [e.action, e.actor.label])).toEqual([['member.added', joe.name], ['member.invited', owner.name]]);
+  });
+
+  test('an invitation expires after seven days: the invitee no longer sees or accepts it, the workspace sees it expired and may invite again', async () => {
+    const owner = await user();
+    const eve = await user();
+    const invited = (await (await invite(owner.token, eve.name)).json()) as { id: string; invited_at: string; expires_at: string };
+    expect(Date.parse(invited.expires_at) - Date.parse(invited.invited_at)).toBe(7 * 24 * 3600 * 1000);
+    // Eight days old, as if it had been sent a week and a day ago.
+    await ts.service.database
+      .fork()
+      .getConnection()
+      .execute(`update member_invitations set created_at = now() - interval '8 days' where id = ?`, [invited.id]);
+    expect(await received(eve.token)).toEqual([]);
+    const late = await accept(eve.token, invited.id);
+    expect(late.status).toBe(404);
+    expect(((await late.json()) as { message: string }).message).toContain('expired');
+    const listed = (await (await ts.request('/api/v1/members/invitations', { token: owner.token })).json()) as { id: string; status: string }[];
+    expect(listed.map((i) => [i.id, i.status])).toEqual([[invited.id, 'expired']]);
+    // A new invitation replaces the expired one (the pair is unique), and that one works.
+    const again = await invite(owner.token, eve.name);
+    expect(again.status).toBe(201);
+    const renewed = (await again.json()) as { id: string; status: string };
+    expect(renewed.status).toBe('pending');
+    expect((await accept(eve.token, renewed.id)).status).toBe(200);
   });
 
   test('a withdrawn invitation cannot be accepted; a declined one is gone for the workspace too', async () => {

@@ -16,8 +16,11 @@ export const Invitation = t.Object(
     id: t.String(),
     user: t.String({ description: 'the username or e-mail as the inviter typed it; nothing else is shown until the user accepts' }),
     role: Role,
-    status: t.Literal('pending'),
+    status: t.Union([t.Literal('pending'), t.Literal('expired')], {
+      description: 'expired: not accepted within seven days (expires_at); the invitee no longer sees it, invite again to renew',
+    }),
     invited_at: Timestamp,
+    expires_at: Timestamp,
   },
   { title: 'Invitation' },
 );
@@ -29,6 +32,7 @@ const ReceivedInvitation = t.Object(
     role: Role,
     invited_by: t.Nullable(t.String({ description: 'username of the member who invited you' })),
     invited_at: Timestamp,
+    expires_at: Timestamp,
   },
   { title: 'ReceivedInvitation' },
 );
@@ -40,7 +44,7 @@ export const invitationRoutes = (deps: RouteDeps) =>
     .use(requireCaller(deps.authenticate))
     .get(
       '/members/invitations',
-      (context) => pagedList(context, (page) => deps.invitations.pending(context.caller, page), invitationView),
+      (context) => pagedList(context, (page) => deps.invitations.pending(context.caller, page), (row) => invitationView(row)),
       {
         query: PageQuery,
         response: { 200: t.Array(Invitation), 400: errorResponses[400], 401: errorResponses[401], 403: errorResponses[403] },

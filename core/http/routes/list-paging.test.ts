@@ -69,6 +69,12 @@ beforeAll(async () => {
     webhookId ||= hook.id;
   }
   for (let i = 0; i < 3; i++) expect((await ts.request(`/api/v1/webhooks/${webhookId}/test`, { method: 'POST', token: owner })).status).toBe(202);
+  // Three environment variables, dashboards and git repositories (at a loopback port nobody serves: their syncs fail).
+  for (let i = 0; i < 3; i++) {
+    expect((await ts.request(`/api/v1/env-vars/PAGED_${i}`, { method: 'PUT', token: owner, json: { value: `v${i}` } })).status).toBe(201);
+    expect((await ts.request('/api/v1/dashboards', { method: 'POST', token: owner, json: { name: `d${i}` } })).status).toBe(201);
+    expect((await ts.request('/api/v1/git-repos', { method: 'POST', token: owner, json: { url: `http://127.0.0.1:9/r${i}.git` } })).status).toBe(201);
+  }
 }, 120_000);
 afterAll(() => ts.stop());
 
@@ -81,6 +87,9 @@ describe('every list route', () => {
         '/api/v1/audit-log',
         '/api/v1/auth/me/invitations',
         '/api/v1/configs',
+        '/api/v1/dashboards',
+        '/api/v1/env-vars',
+        '/api/v1/git-repos',
         '/api/v1/machines',
         '/api/v1/members',
         '/api/v1/members/invitations',
@@ -98,7 +107,7 @@ describe('every list route', () => {
       const path = concrete(pattern);
       const all = await json<Record<string, string>[]>(await ts.request(`${path}?limit=1000`, { token: owner }));
       expect(all.length, path).toBeGreaterThanOrEqual(3);
-      const key = (row: Record<string, string>) => row.id ?? row.user_id!;
+      const key = (row: Record<string, string>) => row.id ?? row.user_id ?? row.key!;
       const seen: string[] = [];
       let next: string | null = `${path}?limit=1`;
       while (next) {

@@ -28,7 +28,8 @@ describe('machines: happy paths', () => {
     const created = await ts.request('/api/v1/machines', { method: 'POST', token: alice, json: machine() });
     expect(created.status).toBe(201);
     const body = (await created.json()) as Record<string, unknown>;
-    expect(body).toMatchObject({ ...machine(), status: 'offline' });
+    // Registered by hand: no agent has connected, so no agent version and no tools yet.
+    expect(body).toMatchObject({ ...machine(), status: 'offline', agent_version: null, tools: [] });
     expect(body.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(body.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
 

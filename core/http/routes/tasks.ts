@@ -2,6 +2,7 @@
 import { Elysia, t } from 'elysia';
 import { DomainError } from '../../kernel/errors.ts';
 import { TaskAssignment } from '../../domain/entities/task-assignment.ts';
+import { isTerminal } from '../../domain/run-state.ts';
 import { jsonOf } from '../../services/runs/event-json.ts';
 import type { TaskEvent } from '../../services/runs/task-events.ts';
 import { toTaskView } from '../../services/runs/task-view.ts';
@@ -92,10 +93,13 @@ export const taskRoutes = (deps: RouteDeps) =>
         const query = new URLSearchParams((ws.data.query ?? {}) as Record<string, string>);
         const request = new Request(`http://localhost/?${query}`, { headers: ws.data.headers as Record<string, string> });
         let taskId: string;
+        let seenRunning: boolean;
         try {
           // Checked before the upgrade already; this only fails if the token died in between.
           const caller = await deps.authenticate(request);
-          taskId = (await deps.tasks.find(caller, (ws.data.params as { id: string }).id)).id;
+          const task = await deps.tasks.find(caller, (ws.data.params as { id: string }).id);
+          taskId = task.id;
+          seenRunning = !isTerminal(task.status);
         } catch {
           ws.close(1008, 'not authorized');
           return;
@@ -118,19 +122,24 @@ export const taskRoutes = (deps: RouteDeps) =>
             ws.close(1008, 'access revoked');
           },
         });
-        const stop = await deps.streams.follow(taskId, resumeFrom(request), {
-          send(events: readonly TaskEvent[]) {
-            for (const event of events) ws.send(jsonOf(event));
-            return (raw.getBufferedAmount?.() ?? 0) < maxBufferedBytes;
+        const stop = await deps.streams.follow(
+          taskId,
+          resumeFrom(request),
+          {
+            send(events: readonly TaskEvent[]) {
+              for (const event of events) ws.send(jsonOf(event));
+              return (raw.getBufferedAmount?.() ?? 0) < maxBufferedBytes;
+            },
+            end(reason) {
+              clearInterval(pinger);
+              forget();
+              if (reason === 'done') ws.close(1000, 'done');
+              else if (reason === 'revoked') ws.close(1008, 'access revoked');
+              else ws.close(1013, 'the client did not keep up');
+            },
           },
-          end(reason) {
-            clearInterval(pinger);
-            forget();
-            if (reason === 'done') ws.close(1000, 'done');
-            else if (reason === 'revoked') ws.close(1008, 'access revoked');
-            else ws.close(1013, 'the client did not keep up');
-          },
-        });
+          seenRunning,
+        );
         raw.data.onClose = () => {
           clearInterval(pinger);
           forget();
@@ -224,13 +233,18 @@ export const taskRoutes = (deps: RouteDeps) =>
               sink.end('revoked');
             },
           });
-          stop = await deps.streams.follow(task.id, resumeFrom(request), {
-            send: (events) => sink.send(events),
-            end(reason) {
-              forget();
-              sink.end(reason);
+          stop = await deps.streams.follow(
+            task.id,
+            resumeFrom(request),
+            {
+              send: (events) => sink.send(events),
+              end(reason) {
+                forget();
+                sink.end(reason);
+              },
             },
-          });
+            !isTerminal(task.status),
+          );
           return () => {
             forget();
             stop();

@@ -4,10 +4,11 @@ import { PageQuery, pagedList } from '../paging.ts';
 import type { RouteDeps } from '../route-deps.ts';
 import { requireCaller } from '../require-caller.ts';
 import { bearerSecurity, errorResponses, IdParams } from '../schemas/common.ts';
-import { TestCreate, TestPatch, TestView, toTestView } from '../schemas/test-definition.ts';
+import { testSchemas, toTestView } from '../schemas/test-definition.ts';
 
-export const testRoutes = (deps: RouteDeps) =>
-  new Elysia({ normalize: false, prefix: '/tests', detail: { tags: ['Tests'], security: bearerSecurity } })
+export const testRoutes = (deps: RouteDeps) => {
+  const { TestCreate, TestPatch, TestView } = testSchemas(deps.toolIds);
+  return new Elysia({ normalize: false, prefix: '/tests', detail: { tags: ['Tests'], security: bearerSecurity } })
     .use(requireCaller(deps.authenticate))
     .get(
       '',
@@ -53,3 +54,4 @@ export const testRoutes = (deps: RouteDeps) =>
         detail: { summary: 'Delete a test; its runs are kept' },
       },
     );
+};

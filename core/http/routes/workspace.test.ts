@@ -70,7 +70,7 @@ describe('members', () => {
     const byEmail = await addMember(owner.token, `${carol.name}@example.test`, 'viewer');
     expect(byEmail.status).toBe(201);
     // The invitation shows what the inviter typed, nothing of the invitee's profile.
-    expect(await byEmail.json()).toEqual({ id: expect.any(String), user: `${carol.name}@example.test`, role: 'viewer', status: 'pending', invited_at: expect.any(String) });
+    expect(await byEmail.json()).toEqual({ id: expect.any(String), user: `${carol.name}@example.test`, role: 'viewer', status: 'pending', invited_at: expect.any(String), expires_at: expect.any(String) });
 
     const members = (await (await ts.request('/api/v1/members', { token: owner.token })).json()) as { username: string; role: string }[];
     expect(members.map((m) => [m.username, m.role])).toEqual([

@@ -1,6 +1,6 @@
 /** /workspace, /members, /access-controls and /audit-log: the caller's workspace and who may do what in it. */
 import { Elysia, t } from 'elysia';
-import { planLimits } from '../../../config/plans.ts';
+import { planLimits } from '../../domain/plans.ts';
 import { roles } from '../../domain/entities/membership.ts';
 import { permissions } from '../../domain/permissions.ts';
 import { listAudit, toAuditView } from '../../services/audit-log.ts';

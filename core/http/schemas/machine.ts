@@ -16,6 +16,17 @@ export const MachineView = t.Object(
     memory_gb: Integer(),
     status: t.String({ description: machineStatuses.join(', ') }),
     created_at: Timestamp,
+    agent_version: t.Union([t.String(), t.Null()], { description: "the version of the agent that last connected for this machine; null when none has" }),
+    tools: t.Array(
+      t.Object(
+        {
+          tool: t.String({ description: 'a tool id, as tests name it (k6, jmeter, custom, ...)' }),
+          version: t.Union([t.String(), t.Null()], { description: "the engine's version as the agent found it; null when unknown" }),
+        },
+        { title: 'MachineTool' },
+      ),
+      { description: 'the load tools the agent last reported it can run here, by tool id; empty until an agent connects' },
+    ),
   },
   { title: 'Machine' },
 );
@@ -66,5 +77,7 @@ export function toMachineView(machine: Machine) {
     memory_gb: machine.memoryGb,
     status: machine.status,
     created_at: machine.createdAt.toISOString(),
+    agent_version: machine.agentVersion ?? null,
+    tools: [...(machine.tools ?? [])].sort().map((tool) => ({ tool, version: machine.toolVersions?.[tool] ?? null })),
   };
 }

@@ -23,6 +23,7 @@ export function createAgentCommands(ctx: RunContext) {
     const rows = await sql.all<{
       id: string;
       task_id: string;
+      workspace_id: string;
       test_id: string;
       tool: string;
       script: string;
@@ -30,7 +31,7 @@ export function createAgentCommands(ctx: RunContext) {
       machine_index: number;
       machine_count: number;
     }>(
-      `select a.id, a.task_id, t.test_id, te.tool, te.script, t.config_id, a.machine_index,
+      `select a.id, a.task_id, t.workspace_id, t.test_id, te.tool, te.script, t.config_id, a.machine_index,
          (select count(*) from task_assignments b where b.task_id = a.task_id)::int as machine_count
        from task_assignments a join tasks t on t.id = a.task_id join tests te on te.id = t.test_id
        where a.id = ? and a.machine_id = ? and a.status = 'pending'`,
@@ -48,6 +49,8 @@ export function createAgentCommands(ctx: RunContext) {
       config: config ? loadConfigOf(config) : null,
       machineIndex: row.machine_index,
       machineCount: row.machine_count,
+      // Read at each send (a resend after a reconnect carries the values of that moment); never logged.
+      env: await ctx.workspaceEnv(row.workspace_id),
     };
   }
 

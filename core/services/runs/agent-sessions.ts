@@ -3,7 +3,7 @@
  * reconciles runs after a reconnect, stores logs and metrics, and hands every run transition to the lifecycle.
  */
 import { TypeCompiler } from '@sinclair/typebox/compiler';
-import { limitsOf } from '../../../config/plans.ts';
+import { limitsOf } from '../../domain/plans.ts';
 import { AgentMessage, agentProtocolVersion } from '../../agent/protocol.ts';
 import type { MetricSnapshot } from '../../capabilities/load-tool.ts';
 import { Machine } from '../../domain/entities/machine.ts';
@@ -93,6 +93,7 @@ export function createAgentSessions(ctx: RunContext, parts: Parts) {
           memoryGb: message.memory_gb,
           agentVersion: message.agent_version,
           tools: message.tools,
+          toolVersions: reportedVersions(message.tools, message.tool_versions),
           lastSeenAt: now,
           updatedAt: now,
         };
@@ -311,3 +312,10 @@ export function createAgentSessions(ctx: RunContext, parts: Parts) {
 }
 
 export type AgentSessions = ReturnType<typeof createAgentSessions>;
+
+/** The versions the agent reported, for the tools it offers only. */
+function reportedVersions(tools: readonly string[], versions: Record<string, string> | undefined): Record<string, string> {
+  const kept: Record<string, string> = {};
+  for (const tool of tools) if (versions && typeof versions[tool] === 'string') kept[tool] = versions[tool];
+  return kept;
+}

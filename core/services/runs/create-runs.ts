@@ -4,7 +4,9 @@ import type { HookBus } from '../../kernel/hook-bus.ts';
 import type { KernelHooks } from '../../kernel/hooks.ts';
 import type { Logger } from '../../kernel/logger.ts';
 import type { Database } from '../../ports/database.ts';
+import type { Masker } from '../../domain/secret-masking.ts';
 import type { PubSub } from '../../ports/pubsub.ts';
+import { sqlOf } from '../sql.ts';
 import { createAgentCommands } from './agent-commands.ts';
 import { createAgentPresence } from './agent-presence.ts';
 import { createAgentSessions } from './agent-sessions.ts';
@@ -28,10 +30,29 @@ export interface RunsOptions {
   maxStoredLogBytes: number;
   /** false (WORKERS=false): this replica does not run the jobs that act for every replica. */
   workers: boolean;
+  /** The workspace's environment variables: sent with assignments, masked in logs. None when absent. */
+  envVars?: {
+    valuesFor(workspaceId: string): Promise<Record<string, string>>;
+    maskerFor(workspaceId: string): Promise<Masker | null>;
+  };
 }
 
 export async function createRuns(options: RunsOptions) {
-  const logs = createLogStore(options.db, { maxLines: options.maxStoredLogLines, maxBytes: options.maxStoredLogBytes });
+  const envVars = options.envVars ?? { valuesFor: async () => ({}), maskerFor: async () => null };
+  // A task never changes workspace: remember which one it is in, for the masker of its log lines.
+  const workspaceOfTask = new Map<string, string>();
+  const maskerForTask = async (taskId: string) => {
+    let workspaceId = workspaceOfTask.get(taskId);
+    if (!workspaceId) {
+      const [row] = await sqlOf(options.db).all<{ workspace_id: string }>('select workspace_id from tasks where id = ?', [taskId]);
+      if (!row) return null;
+      workspaceId = row.workspace_id;
+      if (workspaceOfTask.size > 10_000) workspaceOfTask.clear();
+      workspaceOfTask.set(taskId, workspaceId);
+    }
+    return envVars.maskerFor(workspaceId);
+  };
+  const logs = createLogStore(options.db, { maxLines: options.maxStoredLogLines, maxBytes: options.maxStoredLogBytes }, maskerForTask);
   const logger = options.logger;
   const ctx: RunContext = {
     db: options.db,
@@ -49,6 +70,7 @@ export async function createRuns(options: RunsOptions) {
     pubsub: options.pubsub,
     replicaId: crypto.randomUUID(),
     connections: new Map(),
+    workspaceEnv: (workspaceId) => envVars.valuesFor(workspaceId),
   };
   const signals = createRunSignals(ctx);
   const commands = createAgentCommands(ctx);

@@ -2,8 +2,10 @@
  * Run logs: each line gets the task's next sequence number (the stream's event id) under the task row's lock, so
  * lines of one task commit in sequence order whichever replica stores them. The first `maxLines` lines, up to `maxBytes`
  * of text, are kept; later ones are relayed to other replicas' streams through short-lived rows, after one truncation
- * marker.
+ * marker. Secret values of the task's workspace are masked here, before anything is stored or streamed: every live
+ * stream reads the stored rows, so no path skips the mask.
  */
+import type { Masker } from '../../domain/secret-masking.ts';
 import type { Database } from '../../ports/database.ts';
 import { placeholders, type Sql, sqlOf, transaction } from '../sql.ts';
 import { storableLine, utf8Bytes } from './log-text.ts';
@@ -56,8 +58,30 @@ export interface LogLimits {
 
 const mib = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MiB`;
 
-export function createLogStore(db: Database, limits: LogLimits = { maxLines: 100_000, maxBytes: 64 * 1024 * 1024 }): LogStore {
+/** The masker of a task's workspace (its environment variables' values); null when there is nothing to mask. */
+export type MaskerForTask = (taskId: string) => Promise<Masker | null>;
+
+export function createLogStore(
+  db: Database,
+  limits: LogLimits = { maxLines: 100_000, maxBytes: 64 * 1024 * 1024 },
+  maskerFor: MaskerForTask = async () => null,
+): LogStore {
   const sql = sqlOf(db);
+
+  /** Lines with secrets masked; when the values cannot be read (SECRET_KEY changed), the text is withheld, never shown. */
+  async function masked(taskId: string, lines: readonly LogLine[]): Promise<readonly LogLine[]> {
+    let mask: Masker | null;
+    try {
+      mask = await maskerFor(taskId);
+    } catch {
+      return lines.map((line) => ({ ...line, text: '[loadplane] line withheld: the environment variables to mask in it could not be read' }));
+    }
+    if (!mask) return lines;
+    return lines.map((line) => {
+      const text = mask(line.text);
+      return text === line.text ? line : { ...line, text };
+    });
+  }
 
   async function insertBatch(tx: Sql, taskId: string, rows: StoredLine[], relayFrom: number) {
     const payload = JSON.stringify(rows.map((line) => ({ q: line.seq, s: line.source, t: line.text, ts: line.ts, m: line.machineId, r: line.seq >= relayFrom })));
@@ -148,7 +172,7 @@ export function createLogStore(db: Database, limits: LogLimits = { maxLines: 100
   }
 
   return {
-    append: (taskId, source, lines) => (lines.length === 0 ? Promise.resolve({ lines: [] }) : appendOrSplit(taskId, source, lines, true)),
+    append: async (taskId, source, lines) => (lines.length === 0 ? { lines: [] } : appendOrSplit(taskId, source, await masked(taskId, lines), true)),
 
     async read(taskId, afterSeq, limit, withRelay = false) {
       const rows = await sql.all<{ seq: string | number; machine_id: string | null; source: 'out' | 'err'; text: string; logged_at: Date | string }>(

@@ -46,4 +46,6 @@ export interface RunContext {
   replicaId: string;
   /** Agent sockets held by this replica, by machine id. */
   connections: Map<string, AgentConnection>;
+  /** The workspace's environment variables in clear text, for the assignments sent to its agents. */
+  workspaceEnv(workspaceId: string): Promise<Record<string, string>>;
 }

@@ -42,8 +42,12 @@ export const logEvent = (line: StoredLine): TaskEvent => ({
 });
 
 export interface StreamHub {
-  /** Follows a task: stored lines after `afterSeq` (from the first when null and the run is going), live ones, one terminal event. */
-  follow(taskId: string, afterSeq: number | null, sink: StreamSink): Promise<() => void>;
+  /**
+   * Follows a task: stored lines after `afterSeq` (from the first when null and the run is going), live ones, one
+   * terminal event. `seenRunning`: the caller saw the run going when the client connected, so even if it has ended by
+   * the time this replica gets to it (a busy replica, a short run), the client gets every line and not just `done`.
+   */
+  follow(taskId: string, afterSeq: number | null, sink: StreamSink, seenRunning?: boolean): Promise<() => void>;
   /** Lines this replica just stored (committed), in sequence order. */
   appended(taskId: string, lines: readonly StoredLine[]): void;
   /** Another replica stored lines up to `seq`, or something changed: read what is new. */
@@ -141,7 +145,8 @@ export function createStreamHub(deps: { db: Database; logs: LogStore; publicUrl:
               }
               fanOut(feed, [event]);
               feeds.delete(feed.taskId);
-              for (const sub of feed.subscribers) close(sub, 'done');
+              // A subscriber still replaying has the terminal event in its buffer and closes once it has sent it.
+              for (const sub of feed.subscribers) if (!sub.buffer) close(sub, 'done');
               return;
             }
           }
@@ -156,7 +161,7 @@ export function createStreamHub(deps: { db: Database; logs: LogStore; publicUrl:
   }
 
   return {
-    async follow(taskId, afterSeq, sink) {
+    async follow(taskId, afterSeq, sink, seenRunning = false) {
       const sub: Subscriber = { sink, lastSeq: afterSeq ?? 0, buffer: [], closed: false };
       const feed = feedOf(taskId);
       feed.subscribers.add(sub);
@@ -173,7 +178,7 @@ export function createStreamHub(deps: { db: Database; logs: LogStore; publicUrl:
           sink.end('done');
           return stop;
         }
-        if (isTerminal(task.status) && afterSeq === null) {
+        if (isTerminal(task.status) && afterSeq === null && !seenRunning) {
           // A run that ended before the client came: one `done` from the record (spec, rule 4).
           stop();
           sink.send([{ type: 'done', task: toTaskView(task, deps.publicUrl) }]);

@@ -1,5 +1,5 @@
 /** Task use cases: start a run (pending, then dispatched), list, look up by UUID or public id, cancel. */
-import { limitsOf } from '../../../config/plans.ts';
+import { limitsOf } from '../../domain/plans.ts';
 import { LoadConfigEntity } from '../../domain/entities/load-config.ts';
 import { Machine } from '../../domain/entities/machine.ts';
 import { Task } from '../../domain/entities/task.ts';

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs k6 v1.8.1 into ~/.cache/loadplane/bin/k6 for the k6 contract and integration tests (built from the Go
 # module proxy with `go install`; a few minutes the first time, nothing when the right binary is already there).
-# Idempotent. Add to .ci/run before the tests:  bash .ci/install-k6.sh && export PATH=$HOME/.cache/loadplane/bin:$PATH
+# Idempotent; run through scripts/install-engines (or alone: bash scripts/engines/k6.sh).
 set -euo pipefail
 
 K6_VERSION=v1.8.1

@@ -1,0 +1,73 @@
+/**
+ * The server's composition root: from the validated config, which plugins run (built-in and LOADPLANE_PLUGINS, by
+ * name) and what each built-in plugin's config slice holds; then the core boots with them. Shared by the Bun and Deno
+ * entries and the tests.
+ */
+import type { Config } from '../../config/schema.ts';
+import { type BootFacts, type BootOptions, bootService, type Service } from '../../core/boot-service.ts';
+import type { PluginDefinition } from '../../core/kernel/define-plugin.ts';
+import { loadServerPlugins } from './plugins.ts';
+
+export interface ComposeOptions extends Omit<BootOptions, 'settings' | 'plugins' | 'pluginConfig' | 'sharedFiles'> {
+  config: Readonly<Config>;
+  /** Plugin definitions besides the configured ones (tests). */
+  extraPlugins?: readonly PluginDefinition[];
+  /** Merged over the config slices derived from `config` (tests lower the password KDF cost, for one). */
+  pluginConfigOverrides?: Readonly<Record<string, Record<string, unknown>>>;
+  /** Built-in plugins to leave out (tests of a spec tool whose plugin is missing). */
+  leaveOut?: readonly string[];
+}
+
+/** The built-in plugins' config slices, from the config and what boot worked out (the client secret, the admin). */
+export function builtinPluginConfig(config: Readonly<Config>, facts: BootFacts): Record<string, Record<string, unknown>> {
+  const { authUrl, clientSecret, bootstrapUsername } = facts;
+  return {
+    'identity-embedded': {
+      issuerBaseUrl: authUrl,
+      realm: config.authRealm,
+      clientId: config.authClientId,
+      clientSecret,
+      // The bundled UI signs in with the authorization-code flow and returns to our own origin.
+      redirectUris: [`${config.publicUrl}/*`],
+      ...(bootstrapUsername
+        ? {
+            bootstrapAdmin: {
+              username: bootstrapUsername,
+              ...(config.bootstrapAdminPassword ? { password: config.bootstrapAdminPassword } : {}),
+            },
+          }
+        : {}),
+    },
+    // Tokens name the public issuer; discovery may go through another (back-channel) address.
+    'identity-oidc': {
+      issuer: config.authIssuer ?? `${authUrl}/realms/${config.authRealm}`,
+      discoveryBase: `${authUrl}/realms/${config.authRealm}`,
+      clientId: config.authClientId,
+    },
+    'notify-webhook': { publicUrl: config.publicUrl, workers: config.workers, allowHosts: [...config.webhookAllowHosts] },
+    'notify-email': { ...(config.smtpUrl ? { smtpUrl: config.smtpUrl } : {}), publicUrl: config.publicUrl, workers: config.workers },
+  };
+}
+
+export async function composeService(options: ComposeOptions): Promise<Service> {
+  const { config, extraPlugins, pluginConfigOverrides, leaveOut, ...boot } = options;
+  const loaded = await loadServerPlugins({ extra: config.plugins, embeddedIdentity: !config.authUrl, leaveOut });
+  const plugins = [...loaded, ...(extraPlugins ?? [])];
+  return bootService({
+    ...boot,
+    settings: config,
+    plugins,
+    pluginConfig: (facts) => mergeSlices(pluginConfigOverrides, builtinPluginConfig(config, facts)),
+    // The embedded provider's signing key: every replica must sign with the same one.
+    sharedFiles: ['identity/realm-key.json'],
+  });
+}
+
+function mergeSlices(
+  overrides: ComposeOptions['pluginConfigOverrides'],
+  slices: Record<string, Record<string, unknown>>,
+): Record<string, Record<string, unknown>> {
+  const merged = { ...slices };
+  for (const [name, slice] of Object.entries(overrides ?? {})) merged[name] = { ...merged[name], ...slice };
+  return merged;
+}

@@ -1,0 +1,63 @@
+/**
+ * The composition root's plugin list: the built-in plugins by name, where each one runs, and how a name becomes a
+ * plugin. Built-in and third-party plugins load through the same path (`loadPlugins`): a built-in name maps to its
+ * folder here, any other name is imported as a package (LOADPLANE_PLUGINS on the server, `--plugins` on an agent).
+ */
+import { loadToolCapability } from '../../core/capabilities/load-tool.ts';
+import type { PluginDefinition } from '../../core/kernel/define-plugin.ts';
+import { loadPlugins, type PluginModule } from '../../core/kernel/load-plugins.ts';
+
+/** Where a plugin runs: the control plane, the agent of a load-generator machine, or both (a load tool's two halves). */
+export type PluginHost = 'server' | 'agent';
+
+interface BuiltinPlugin {
+  readonly on: readonly PluginHost[];
+  load(): Promise<PluginModule>;
+}
+
+/**
+ * One line per built-in plugin. A load tool runs on both hosts: the server validates its scripts and knows its id, the
+ * agent runs its engine. Adding a built-in tool is one line here.
+ */
+export const builtinPlugins: Readonly<Record<string, BuiltinPlugin>> = {
+  'identity-embedded': { on: ['server'], load: () => import('../../plugins/identity-embedded/index.ts') },
+  'identity-oidc': { on: ['server'], load: () => import('../../plugins/identity-oidc/index.ts') },
+  'notify-webhook': { on: ['server'], load: () => import('../../plugins/notify-webhook/index.ts') },
+  'notify-email': { on: ['server'], load: () => import('../../plugins/notify-email/index.ts') },
+  'load-tool-custom': { on: ['server', 'agent'], load: () => import('../../plugins/load-tool-custom/index.ts') },
+  'load-tool-k6': { on: ['server', 'agent'], load: () => import('../../plugins/load-tool-k6/index.ts') },
+};
+
+/** The built-in plugins a host loads; the embedded identity provider only when no external one is configured. */
+export function builtinPluginNames(host: PluginHost, options: { embeddedIdentity?: boolean } = {}): string[] {
+  return Object.entries(builtinPlugins)
+    .filter(([name, plugin]) => plugin.on.includes(host) && (name !== 'identity-embedded' || options.embeddedIdentity !== false))
+    .map(([name]) => name);
+}
+
+const builtinModules = Object.fromEntries(Object.entries(builtinPlugins).map(([name, plugin]) => [name, plugin.load]));
+
+/**
+ * Plugins by name, in order, each once: a built-in name from its folder, any other as a package resolved from this
+ * checkout (its node_modules), e.g. `loadplane-plugin-hey` or `@acme/loadplane-plugin-x`.
+ */
+export function loadPluginsByName(names: readonly string[]): Promise<PluginDefinition[]> {
+  return loadPlugins(names, builtinModules, (name) => import(name));
+}
+
+/** The server's plugins: the built-in server plugins, then the configured ones (LOADPLANE_PLUGINS). */
+export function loadServerPlugins(options: { extra: readonly string[]; embeddedIdentity: boolean; leaveOut?: readonly string[] }): Promise<PluginDefinition[]> {
+  const builtins = builtinPluginNames('server', { embeddedIdentity: options.embeddedIdentity }).filter((name) => !options.leaveOut?.includes(name));
+  return loadPluginsByName([...builtins, ...options.extra]);
+}
+
+/** An agent's plugins: the built-in load tools, then the named ones (`npm run agent -- --plugins a,b`). */
+export function loadAgentPlugins(extra: readonly string[] = []): Promise<PluginDefinition[]> {
+  return loadPluginsByName([...builtinPluginNames('agent'), ...extra]);
+}
+
+/** The load-tool plugins among a server's (built-in and LOADPLANE_PLUGINS): what its local agent runs. */
+export function loadToolPluginsOf(service: { plugins: readonly PluginDefinition[]; kernel: { providersOf(capability: typeof loadToolCapability): readonly string[] } }): PluginDefinition[] {
+  const providers = new Set(service.kernel.providersOf(loadToolCapability));
+  return service.plugins.filter((plugin) => providers.has(plugin.name));
+}

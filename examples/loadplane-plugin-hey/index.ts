@@ -1,0 +1,60 @@
+/**
+ * loadplane-plugin-hey: the `hey` load tool (github.com/rakyll/hey) for Loadplane, a third-party plugin in its own
+ * package. The control plane validates scripts with it and knows the tool id `hey`; an agent finds the hey binary as
+ * `heyEngine` declares, runs it with its share of the load and reads hey's CSV into mergeable histograms.
+ */
+import {
+  definePlugin,
+  engineAvailability,
+  type EngineSpec,
+  type LoadTool,
+  loadToolCapability,
+  type LocatedEngine,
+  locateEngine,
+} from 'loadplane/plugin';
+import { heyCommand, heyPlan } from './hey-command.ts';
+import { createHeyParser } from './hey-parser.ts';
+import { parseHeyScript } from './hey-script.ts';
+
+export { heyCommand, heyPlan } from './hey-command.ts';
+export { createHeyParser, csvHeader } from './hey-parser.ts';
+export { type HeyScript, parseHeyScript } from './hey-script.ts';
+
+/** Where an agent finds hey: HEY_BIN, PATH, or ~/.cache/loadplane/bin/hey with the version its installer wrote. */
+export const heyEngine: EngineSpec = {
+  name: 'hey',
+  program: 'hey',
+  envVar: 'HEY_BIN',
+  cached: ['bin/hey'],
+  // hey has no --version: Loadplane's scripts/engines/hey.sh writes the version it built next to the binary.
+  version: { file: 'bin/hey.version' },
+  install: 'hey',
+  hint: 'go install github.com/rakyll/hey@v0.1.4 and put it on PATH',
+};
+
+export function validateHeyScript(script: string): string | null {
+  try {
+    parseHeyScript(script);
+    return null;
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
+/** The tool, given where its engine is (on the control plane: not looked for, and never run). */
+export function createHeyTool(engine: LocatedEngine): LoadTool {
+  return {
+    tool: 'hey',
+    validateScript: validateHeyScript,
+    available: async () => engineAvailability(engine),
+    command: (assignment) => heyCommand(assignment, engine.path),
+    createParser: (assignment) => createHeyParser({ expectedRequests: heyPlan(assignment).expectedRequests }),
+  };
+}
+
+export default definePlugin({
+  name: 'loadplane-plugin-hey',
+  async setup(ctx) {
+    ctx.provide(loadToolCapability, createHeyTool(await locateEngine(ctx, heyEngine)));
+  },
+});

@@ -1,0 +1,84 @@
+/**
+ * `loadplane/plugin`: the public plugin API. Everything a plugin imports from Loadplane comes from here (built-in and
+ * third-party plugins alike), never from `core/...`: definePlugin, the capability contracts (a load tool's two halves
+ * first), load-config helpers, the mergeable latency histogram and the metric recorder, the engine locator, the ports a
+ * plugin may use, and the domain errors. Runtime-agnostic like the core it re-exports. The guide: docs/plugins.md.
+ */
+
+// ---- Plugins and the kernel --------------------------------------------------------------------------------------
+export { definePlugin } from '../core/kernel/define-plugin.ts';
+export type { MigrationClass, PluginContext, PluginDefinition } from '../core/kernel/define-plugin.ts';
+export { defineCapability } from '../core/kernel/define-capability.ts';
+export type { AnyCapabilityToken, CapabilityToken, Cardinality, Resolved } from '../core/kernel/define-capability.ts';
+export type { HookBus, HookHandler } from '../core/kernel/hook-bus.ts';
+export type { KernelHooks } from '../core/kernel/hooks.ts';
+export { silentLogger } from '../core/kernel/logger.ts';
+export type { Logger } from '../core/kernel/logger.ts';
+export { badRequest, conflict, DomainError, forbidden, KernelBootError, notFound, unauthorized } from '../core/kernel/errors.ts';
+export type { ErrorCode } from '../core/kernel/errors.ts';
+
+// ---- Load tools: the contract, load configurations, outcomes ------------------------------------------------------
+export { loadToolCapability } from '../core/capabilities/load-tool.ts';
+export type { Assignment, LoadConfig, LoadTool, MetricSnapshot, RunOutcome, ToolCommand, ToolOutputParser } from '../core/capabilities/load-tool.ts';
+export {
+  configDurationMs,
+  formatDuration,
+  isIdleShare,
+  machineShare,
+  maxDurationMs,
+  maxStages,
+  maxVus,
+  parseDuration,
+  splitLoadConfig,
+  validateLoadConfig,
+} from '../core/domain/load-config.ts';
+export { processOutcome } from '../core/domain/process-outcome.ts';
+export { specTools } from '../core/domain/test-rules.ts';
+
+// ---- Metrics: mergeable latency histograms and the per-run recorder -----------------------------------------------
+export { LatencyHistogram, maxTrackableMicros } from '../core/domain/metrics/histogram.ts';
+export type { EncodedHistogram } from '../core/domain/metrics/histogram.ts';
+export { emptySnapshot, MetricRecorder } from '../core/domain/metrics/metric-recorder.ts';
+export { mergeSummaries } from '../core/domain/metrics/merge-summaries.ts';
+export type { RunFigures } from '../core/domain/metrics/merge-summaries.ts';
+
+// ---- Engines and programs on the agent's machine ------------------------------------------------------------------
+export { engineAvailability, engineLocatorPort, locateEngine } from '../core/ports/engine-locator.ts';
+export type { EngineLocator, EngineSource, EngineSpec, LocatedEngine } from '../core/ports/engine-locator.ts';
+export { programLookupPort } from '../core/ports/program-lookup.ts';
+export type { ProgramLookup } from '../core/ports/program-lookup.ts';
+
+// ---- Other capabilities: identity, HTTP routes --------------------------------------------------------------------
+export { tokenVerifierCapability } from '../core/capabilities/token-verifier.ts';
+export type { TokenVerifier, VerifiedIdentity } from '../core/capabilities/token-verifier.ts';
+export { httpRoutesCapability } from '../core/capabilities/http-routes.ts';
+export type { HttpRoutes } from '../core/capabilities/http-routes.ts';
+export { clientAddressOf } from '../core/http/client-address.ts';
+export { addressKey } from '../core/domain/ip-address.ts';
+
+// ---- Ports the service provides to its plugins --------------------------------------------------------------------
+export { databasePort } from '../core/ports/database.ts';
+export type { Database } from '../core/ports/database.ts';
+export { isUniqueViolation, placeholders, sqlOf, transaction } from '../core/services/sql.ts';
+export type { Sql, Tx } from '../core/services/sql.ts';
+export { createMemoryDataFiles, dataFilesPort } from '../core/ports/data-files.ts';
+export type { DataFiles } from '../core/ports/data-files.ts';
+export { outboundFetchPort } from '../core/ports/outbound-fetch.ts';
+export type { OutboundFetch } from '../core/ports/outbound-fetch.ts';
+export { pubSubPort } from '../core/ports/pubsub.ts';
+export type { PubSub } from '../core/ports/pubsub.ts';
+export { jobQueuePort } from '../core/ports/job-queue.ts';
+export type { JobQueue } from '../core/ports/job-queue.ts';
+export { secretBoxPort } from '../core/ports/secret-box.ts';
+export type { SecretBox } from '../core/ports/secret-box.ts';
+export { dnsResolverPort } from '../core/ports/dns-resolver.ts';
+export type { DnsResolver } from '../core/ports/dns-resolver.ts';
+export { webhookTransportPort } from '../core/ports/webhook-transport.ts';
+export type { WebhookPost, WebhookPostResult, WebhookTransport } from '../core/ports/webhook-transport.ts';
+
+// ---- The service's records and outbox consumers (for server-side plugins such as notifiers) ----------------------
+export { AuditEntry } from '../core/domain/entities/audit-entry.ts';
+export { Workspace } from '../core/domain/entities/workspace.ts';
+export { nextAttemptAfterFailure } from '../core/domain/webhook-retry.ts';
+export { createDeliveryWorker } from '../core/services/webhooks/delivery-worker.ts';
+export { createOutboundUrlGuard, parseAllowList } from '../core/services/webhooks/outbound-url-guard.ts';

@@ -1,0 +1,106 @@
+/**
+ * The layers hold: core/ imports no plugin, adapter, config module, test or benchmark (the composition root in
+ * adapters/composition decides which plugins run); a plugin imports nothing of Loadplane but the public entry
+ * `loadplane/plugin` (its tests also `loadplane/plugin/testing`), plus its own files and npm packages.
+ */
+import { expect, test } from 'bun:test';
+import { readdir, readFile } from 'node:fs/promises';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { repoRoot } from '../helpers/service-process.ts';
+
+/** Test code: `*.test.ts`, and test-support modules named `test-*.ts`. */
+const isTestCode = (file: string) => file.endsWith('.test.ts') || /(^|\/)test-[^/]*\.ts$/.test(file);
+
+async function tsFiles(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  const nested = await Promise.all(
+    entries.map((entry) => {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) return entry.name === 'node_modules' ? [] : tsFiles(path);
+      return entry.name.endsWith('.ts') ? [path] : [];
+    }),
+  );
+  return nested.flat();
+}
+
+/** Every module specifier a file imports or re-exports, statically or with import(). */
+function importsOf(source: string): string[] {
+  const found: string[] = [];
+  const patterns = [
+    /^\s*(?:import|export)\s[^;]*?\sfrom\s*['"]([^'"]+)['"]/gm,
+    /^\s*import\s*['"]([^'"]+)['"]/gm,
+    /\bimport\(\s*['"]([^'"]+)['"]\s*\)/g,
+  ];
+  for (const pattern of patterns) for (const match of source.matchAll(pattern)) found.push(match[1]!);
+  return found;
+}
+
+const topFolder = (path: string) => relative(repoRoot, path).split(sep)[0]!;
+
+/** Why `specifier` may not be imported by `file`, or null when it may. */
+function violation(file: string, specifier: string): string | null {
+  const area = relative(repoRoot, file).split(sep);
+  const relativeImport = specifier.startsWith('.');
+  const target = relativeImport ? resolve(dirname(file), specifier) : null;
+  const testCode = isTestCode(file);
+
+  if (area[0] === 'core') {
+    if (testCode) return null;
+    if (target && topFolder(target) !== 'core') return `core imports ${topFolder(target)}/`;
+    if (specifier === 'loadplane' || specifier.startsWith('loadplane/')) return 'core imports the public plugin entry';
+    return null;
+  }
+
+  if (area[0] === 'plugins' || area[0] === 'examples') {
+    const own = join(repoRoot, area[0], area[1]!);
+    if (specifier === 'loadplane/plugin') return null;
+    if (specifier === 'loadplane/plugin/testing') return testCode ? null : 'plugin code imports the testing entry (tests only)';
+    if (specifier === 'loadplane' || specifier.startsWith('loadplane/')) return `imports ${specifier}; the public entries are loadplane/plugin and loadplane/plugin/testing`;
+    if (!relativeImport) return /^(node|bun):/.test(specifier) && !testCode ? 'plugin code uses a runtime module (the agent host runs processes for it)' : null;
+    if (target!.startsWith(`${own}${sep}`)) return null;
+    // The repository's own tests of built-in plugins may use sibling plugins and the repository's test helpers.
+    if (testCode && area[0] === 'plugins') {
+      const top = relative(repoRoot, target!).split(sep);
+      if (top[0] === 'plugins' || (top[0] === 'tests' && top[1] === 'helpers')) return null;
+    }
+    return `reaches outside its package: ${relative(repoRoot, target!)} (import it from loadplane/plugin)`;
+  }
+  return null;
+}
+
+test('core, plugins and the example plugin import only what their layer allows', async () => {
+  const offenders: string[] = [];
+  for (const root of ['core', 'plugins', 'examples']) {
+    for (const file of await tsFiles(join(repoRoot, root))) {
+      for (const specifier of importsOf(await readFile(file, 'utf8'))) {
+        const why = violation(file, specifier);
+        if (why) offenders.push(`${relative(repoRoot, file)}: '${specifier}': ${why}`);
+      }
+    }
+  }
+  expect(offenders).toEqual([]);
+});
+
+test('the check catches each kind of offence', () => {
+  const at = (path: string) => join(repoRoot, path);
+  expect(violation(at('core/boot-service.ts'), '../plugins/builtin.ts')).toContain('core imports plugins/');
+  expect(violation(at('core/services/machines.ts'), '../../config/plans.ts')).toContain('core imports config/');
+  expect(violation(at('core/agent/agent.ts'), '../../adapters/agent/start-node-agent.ts')).toContain('core imports adapters/');
+  expect(violation(at('core/agent/agent.ts'), 'loadplane/plugin')).toContain('public plugin entry');
+  expect(violation(at('core/agent/agent.ts'), '../kernel/logger.ts')).toBeNull();
+  expect(violation(at('plugins/load-tool-k6/index.ts'), '../../core/capabilities/load-tool.ts')).toContain('reaches outside');
+  expect(violation(at('plugins/load-tool-k6/index.ts'), '../load-tool-custom/index.ts')).toContain('reaches outside');
+  expect(violation(at('plugins/load-tool-k6/index.ts'), 'loadplane/plugin/testing')).toContain('tests only');
+  expect(violation(at('plugins/load-tool-k6/index.ts'), 'node:fs')).toContain('runtime module');
+  expect(violation(at('plugins/load-tool-k6/index.ts'), './k6-tool.ts')).toBeNull();
+  expect(violation(at('plugins/load-tool-k6/index.ts'), 'loadplane/plugin')).toBeNull();
+  expect(violation(at('plugins/load-tool-k6/index.ts'), '@sinclair/typebox')).toBeNull();
+  expect(violation(at('plugins/load-tool-k6/contract.test.ts'), 'loadplane/plugin/testing')).toBeNull();
+  expect(violation(at('examples/loadplane-plugin-hey/contract.test.ts'), '../../tests/helpers/k6-binary.ts')).toContain('reaches outside');
+  expect(importsOf("import {\n  a,\n  type B,\n} from '../x.ts';\nexport { c } from './c.ts';\nconst m = await import('pkg');\nimport './side.ts';")).toEqual([
+    '../x.ts',
+    './c.ts',
+    './side.ts',
+    'pkg',
+  ]);
+});
