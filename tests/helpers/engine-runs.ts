@@ -79,7 +79,7 @@ export async function taskLog(ts: TestService, taskId: string): Promise<string[]
   const rows: { text: string }[] = await ts.service.database
     .fork()
     .getConnection()
-    .execute('select text from task_logs where task_id = ? order by id', [taskId]);
+    .execute('select text from task_logs where task_id = ? order by seq', [taskId]);
   return rows.map((row) => row.text);
 }
 
