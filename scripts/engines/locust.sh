@@ -2,7 +2,8 @@
 # Installs Locust (from PyPI) into a virtual environment at ~/.cache/loadplane/locust/<version>, for the Locust plugin's
 # contract and integration tests and for agents. The venv is made with the system's /usr/bin/python3 when there is one:
 # the agent's tool sandbox hides the agent's home, so a Python under ~ (pyenv) would not be there for the tool.
-# Idempotent (nothing to do when the right version answers); run through scripts/install-engines or alone.
+# Locust 2.47 needs Python >= 3.11. Idempotent (nothing to do when the right version answers); run through
+# scripts/install-engines or alone.
 set -euo pipefail
 
 LOCUST_VERSION=2.47.0
