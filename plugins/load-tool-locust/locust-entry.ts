@@ -1,5 +1,5 @@
 /**
- * The Python entry Locust runs (`-f loadplane_locustfile.py`): the metrics hook, then the user's locustfile as it is,
+ * The Python entry Locust runs (`-f loadplane_locustfile.py`): the metrics hook, then every name of the user's locustfile,
  * and for a load config of stages a LoadTestShape that ramps between them (in place of any shape the script has).
  */
 import { type LoadConfig, parseDuration } from 'loadplane/plugin';
@@ -8,9 +8,13 @@ import { locustMetricsModule } from './locust-metrics-hook.ts';
 export const locustScriptFile = 'locustfile.py';
 export const locustEntryFile = 'loadplane_locustfile.py';
 
+// Every name of the locustfile, as Locust would see it loading the file itself (an `import *` would drop _names and
+// follow __all__).
 const header = `# Loadplane's entry for this run: the metrics hook, then the user's locustfile (${locustScriptFile}).
 import ${locustMetricsModule.replace(/\.py$/, '')}  # noqa: F401  (registers the request hook)
-from ${locustScriptFile.replace(/\.py$/, '')} import *  # noqa: F401,F403
+import ${locustScriptFile.replace(/\.py$/, '')} as _lp_user_module
+
+globals().update({_lp_k: _lp_v for _lp_k, _lp_v in vars(_lp_user_module).items() if not _lp_k.startswith("__")})
 `;
 
 /** Stages as [seconds, target] pairs; a stage ramps linearly from the previous target (0 first) to its own. */
