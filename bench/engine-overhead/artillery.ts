@@ -1,8 +1,9 @@
 /**
- * Artillery in the engine-overhead benchmark: each virtual user GETs the target 50 times in a loop. Artillery's load is
- * arrivals per second, so a load config's VUs become `arrivalRate` for the duration (as the plugin maps them); the
- * alone leg passes the same phase with `--overrides`, so both legs offer the same load. Through Loadplane the agent
- * adds its per-response hook (one histogram snapshot per second per worker).
+ * Artillery in the engine-overhead benchmark: each virtual user GETs the target 500 times in a loop, as fast as it
+ * can. Artillery's load is arrivals per second, so a load config's VUs become `arrivalRate` for the duration (as the
+ * plugin maps them); the alone leg passes the same phase with `--overrides`, so both legs do the same fixed work
+ * (vus x duration x 500 requests) and the users pile up until Artillery saturates: requests/s then compares speed, not
+ * the arrival rate. Through Loadplane the agent adds its per-response hook (one histogram snapshot per second per worker).
  */
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -30,7 +31,7 @@ scenarios:
       - loop:
           - get:
               url: "/"
-        count: 50
+        count: 500
 `,
   aloneCommand: ({ workDir, vus, durationS }) => ({
     argv: [
