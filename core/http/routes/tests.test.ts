@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { minimalScripts } from '../../../tests/fixtures/minimal-scripts.ts';
 import { startTestService, type TestService } from '../../../tests/helpers/test-service.ts';
 
 let ts: TestService;
@@ -52,7 +53,7 @@ describe('tests: happy paths', () => {
 
   test('every tool of the enum and an explicit status are accepted', async () => {
     for (const tool of ['k6', 'jmeter', 'locust', 'artillery', 'gatling', 'custom']) {
-      const { response, body } = await createTest(alice, { tool, status: 'active' });
+      const { response, body } = await createTest(alice, { tool, status: 'active', script: minimalScripts[tool] });
       expect(response.status).toBe(201);
       expect(body).toMatchObject({ tool, status: 'active' });
     }
