@@ -2,10 +2,9 @@
  * Reads an Artillery run: `LOADPLANE_METRICS {json}` lines from our plugin are the metrics (kept out of the log); every
  * other line is logged as Artillery printed it, and failed `ensure` checks and errors are kept for the outcome.
  */
-import type { ToolOutputParser } from 'loadplane/plugin';
+import { readEngineSnapshot, SnapshotTotals, type ToolOutputParser } from 'loadplane/plugin';
 import { type ArtilleryDiagnostics, artilleryOutcome } from './artillery-exit-codes.ts';
 import { artilleryMetricsPrefix } from './artillery-metrics-plugin.ts';
-import { readSnapshot, SnapshotTotals } from './snapshot-totals.ts';
 
 const failedCheck = /^\s*fail: (.+?)\s*$/;
 const error = /^\s*((?:Scenario validation error|Error|[A-Z]\w*Error|YAMLException)\b:? .+?)\s*$/;
@@ -19,7 +18,7 @@ export function createArtilleryParser(now: () => number = Date.now): ToolOutputP
   return {
     onOutput(_source, line) {
       if (line.startsWith(artilleryMetricsPrefix)) {
-        const snapshot = readSnapshot(line.slice(artilleryMetricsPrefix.length));
+        const snapshot = readEngineSnapshot(line.slice(artilleryMetricsPrefix.length));
         if (snapshot) totals.add(snapshot);
         return null;
       }

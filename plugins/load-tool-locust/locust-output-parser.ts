@@ -2,10 +2,9 @@
  * Reads a Locust run: `LOADPLANE_METRICS {json}` lines from our hook are the metrics (kept out of the log); every other
  * line is logged as Locust printed it, and its errors are kept for the outcome's reason.
  */
-import type { ToolOutputParser } from 'loadplane/plugin';
+import { readEngineSnapshot, SnapshotTotals, type ToolOutputParser } from 'loadplane/plugin';
 import { type LocustDiagnostics, locustOutcome } from './locust-exit-codes.ts';
 import { locustMetricsPrefix } from './locust-metrics-hook.ts';
-import { readSnapshot, SnapshotTotals } from './snapshot-totals.ts';
 
 // `[2026-11-23 10:38:12,345] host/ERROR/locust.main: message`
 const locustLog = /^\[[^\]]+\] [^/]*\/(ERROR|CRITICAL)\/[^:]+: (.+)$/;
@@ -19,7 +18,7 @@ export function createLocustParser(now: () => number = Date.now): ToolOutputPars
   return {
     onOutput(_source, line) {
       if (line.startsWith(locustMetricsPrefix)) {
-        const snapshot = readSnapshot(line.slice(locustMetricsPrefix.length));
+        const snapshot = readEngineSnapshot(line.slice(locustMetricsPrefix.length));
         if (snapshot) totals.add(snapshot);
         return null;
       }

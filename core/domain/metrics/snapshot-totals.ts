@@ -1,8 +1,10 @@
 /**
  * Adds up the snapshots an engine-side hook prints (already histograms, not samples) into interval snapshots and the
- * run's summary: histograms merge bucket by bucket, so nothing is lost between the engine and the agent.
+ * run's summary: histograms merge bucket by bucket, so nothing is lost between the engine and the agent. For load-tool
+ * plugins whose engine aggregates itself (Locust's request hook, Artillery's plugin, k6's output extension).
  */
-import { type EncodedHistogram, LatencyHistogram, type MetricSnapshot } from 'loadplane/plugin';
+import type { MetricSnapshot } from '../../capabilities/load-tool.ts';
+import { type EncodedHistogram, LatencyHistogram } from './histogram.ts';
 
 interface Window {
   histogram: LatencyHistogram;
@@ -18,7 +20,7 @@ const count = (value: unknown) => (typeof value === 'number' && Number.isInteger
 const epoch = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : null);
 
 /** A snapshot from the engine's hook, checked: null when it is not one (a torn or foreign line). */
-export function readSnapshot(json: string): { histogram: LatencyHistogram; requests: number; errors: number; startedAt: number; endedAt: number } | null {
+export function readEngineSnapshot(json: string): { histogram: LatencyHistogram; requests: number; errors: number; startedAt: number; endedAt: number } | null {
   let parsed: { histogram?: EncodedHistogram; requests?: unknown; errors?: unknown; startedAt?: unknown; endedAt?: unknown };
   try {
     parsed = JSON.parse(json) as typeof parsed;
@@ -48,7 +50,7 @@ export class SnapshotTotals {
     this.createdAt = now();
   }
 
-  add(snapshot: NonNullable<ReturnType<typeof readSnapshot>>): void {
+  add(snapshot: NonNullable<ReturnType<typeof readEngineSnapshot>>): void {
     for (const window of [this.interval, this.total]) {
       window.histogram.merge(snapshot.histogram);
       window.requests += snapshot.requests;
