@@ -47,13 +47,20 @@ public final class LoadplaneGatling {
       System.out.println("gatling " + io.gatling.commons.util.GatlingVersion.ThisVersion().fullVersion());
       System.exit(0);
     }
-    if (args.length < 1) {
-      System.err.println("usage: gatling <source dir> [gatling options: -s <simulation class> -rf <results dir> -nr]");
+    // Leading -Dname=value arguments are system properties (the load config the simulation reads through Loadplane).
+    int first = 0;
+    while (first < args.length && args[first].startsWith("-D") && args[first].contains("=")) {
+      String property = args[first++].substring(2);
+      int equals = property.indexOf('=');
+      System.setProperty(property.substring(0, equals), property.substring(equals + 1));
+    }
+    if (args.length - first < 1) {
+      System.err.println("usage: gatling [-Dname=value ...] <source dir> [gatling options: -s <simulation class> -rf <results dir> -nr]");
       System.exit(1);
     }
-    int compiled = compile(Paths.get(args[0]));
+    int compiled = compile(Paths.get(args[first]));
     if (compiled != 0) System.exit(COMPILATION_FAILED);
-    System.exit(run(Arrays.copyOfRange(args, 1, args.length)));
+    System.exit(run(Arrays.copyOfRange(args, first + 1, args.length)));
   }
 
   /** javac on every .java file in the directory, into the same directory (which is on the class path). */
