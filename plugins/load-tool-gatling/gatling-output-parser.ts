@@ -32,8 +32,13 @@ const crashLine = /^loadplane: Gatling run crashed: |^Exception in thread "main"
 
 export function createGatlingParser(recorder = new MetricRecorder()): ToolOutputParser {
   const diagnostics: GatlingDiagnostics = { failedAssertions: [] };
+  // The load's own window: the first request's start to the last response's end (not the JVM's start-up and javac).
+  let firstStart: number | null = null;
+  let lastEnd: number | null = null;
 
   function record(metrics: MetricsLine) {
+    firstStart = Math.min(firstStart ?? metrics.from, metrics.from);
+    lastEnd = Math.max(lastEnd ?? metrics.to, metrics.to);
     // The window's first start and last end set the snapshot's time span; each latency lands at the window's end.
     recorder.count(0, 0, metrics.from);
     for (const [counts, failed] of [[metrics.ok, false], [metrics.ko, true]] as const) {
@@ -62,7 +67,10 @@ export function createGatlingParser(recorder = new MetricRecorder()): ToolOutput
       return line;
     },
     takeInterval: (now) => recorder.takeInterval(now),
-    summary: () => recorder.summary(),
+    summary() {
+      const summary = recorder.summary();
+      return firstStart === null || lastEnd === null ? summary : { ...summary, startedAt: firstStart, endedAt: Math.max(lastEnd, firstStart) };
+    },
     outcome: (exitCode, signal) => gatlingOutcome(exitCode, signal, diagnostics),
   };
 }
