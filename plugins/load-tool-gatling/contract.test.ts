@@ -36,8 +36,8 @@ describeLoadToolContract('gatling', () => createGatlingTool(gatling), {
     'import io.gatling.javaapi.core.*;\npublic class Nothing {}\n',
     // A simulation that never calls setUp.
     'import io.gatling.javaapi.core.*;\npublic class Idle extends Simulation {}\n',
-    // Scala: not supported, said so.
-    'import io.gatling.core.Predef._\nimport io.gatling.http.Predef._\nclass S extends Simulation {\n  val scn = scenario("s")\n  setUp(scn.inject(atOnceUsers(1)))\n}\n',
+    // A class extending Simulation without either of Gatling's DSLs.
+    'public class Plain extends Simulation { { setUp(); } }\n',
   ],
   realRun: {
     // 2 users, 5 requests each: exactly 10 requests.

@@ -1,6 +1,6 @@
 /**
  * The Gatling command for an assignment: Loadplane's launcher (bin/gatling) compiles the simulation in the work
- * directory with javac and runs it with `-nr` (no HTML report). This machine's share of the load config travels as
+ * directory (javac or scalac) and runs it with `-nr` (no HTML report). This machine's share of the load config travels as
  * system properties the simulation reads through `Loadplane.closedInjection(...)`: Gatling's injection profile is
  * code in the simulation, so it cannot be set from outside.
  */
@@ -52,7 +52,8 @@ export function gatlingCommand(assignment: Assignment, launcher: string): ToolCo
   const simulation = parseGatlingScript(assignment.script);
   // The server refused invalid scripts; a name javac accepts keeps the agent's command well-formed all the same.
   const className = typeof simulation === 'string' ? 'Simulation' : simulation.className;
-  const files = { [`${className}.java`]: assignment.script, [gatlingConfFile]: gatlingConf(typeof simulation !== 'string' && simulation.hasAssertions) };
+  const sourceFile = `${className}.${typeof simulation === 'string' ? 'java' : simulation.language}`;
+  const files = { [sourceFile]: assignment.script, [gatlingConfFile]: gatlingConf(typeof simulation !== 'string' && simulation.hasAssertions) };
   if (assignment.config && isIdleShare(splitLoadConfig(assignment.config, assignment.machineIndex, assignment.machineCount))) {
     // Fewer users than machines: this one starts no JVM worth a run, and completes.
     return { argv: [launcher, '--idle'], env, files };

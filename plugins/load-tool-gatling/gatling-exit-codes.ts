@@ -1,6 +1,7 @@
 /**
  * Gatling's exit codes under Loadplane's launcher as readable reasons: Gatling's own (io.gatling.app.cli.StatusCode:
- * 0 success, 1 invalid arguments or a crashed run, 2 assertions failed) and the launcher's 3 (javac refused the simulation).
+ * 0 success, 1 invalid arguments or a crashed run, 2 assertions failed) and the launcher's 3 (the simulation does not
+ * compile).
  */
 import { processOutcome, type RunOutcome } from 'loadplane/plugin';
 
@@ -9,7 +10,7 @@ export const gatlingExitCodes = { success: 0, crashed: 1, assertionsFailed: 2, c
 export interface GatlingDiagnostics {
   /** Gatling's failed assertion lines (`Global: max of response time is less than 10 : false (actual : 12)`). */
   failedAssertions: string[];
-  /** The first javac error (`Sim.java:7: error: cannot find symbol`). */
+  /** The first javac or scalac error (`Sim.java:7: error: cannot find symbol`). */
   compileError?: string;
   /** The launcher's crash line (`loadplane: Gatling run crashed: ...`) or Gatling's first exception. */
   crash?: string;

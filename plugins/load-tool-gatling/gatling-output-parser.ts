@@ -27,7 +27,7 @@ function readMetrics(line: string): MetricsLine | null {
 }
 
 const failedAssertion = / : false \((?:actual : .*|.*)\)$/;
-const javacError = /\.java:\d+: error: /;
+const compileError = /\.(?:java|scala):\d+: error: /;
 const crashLine = /^loadplane: Gatling run crashed: |^Exception in thread "main" /;
 
 export function createGatlingParser(recorder = new MetricRecorder()): ToolOutputParser {
@@ -62,7 +62,7 @@ export function createGatlingParser(recorder = new MetricRecorder()): ToolOutput
         return line;
       }
       if (failedAssertion.test(line)) diagnostics.failedAssertions.push(line.trim());
-      else if (!diagnostics.compileError && javacError.test(line)) diagnostics.compileError = line.trim();
+      else if (!diagnostics.compileError && compileError.test(line)) diagnostics.compileError = line.trim();
       else if (!diagnostics.crash && crashLine.test(line)) diagnostics.crash = line.replace(/^loadplane: Gatling run crashed: /, '').trim();
       return line;
     },

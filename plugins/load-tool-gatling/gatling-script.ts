@@ -1,11 +1,14 @@
 /**
- * Gatling simulations as test scripts, checked on the server without a JVM: one Java source file (Gatling's Java DSL,
- * io.gatling.javaapi) declaring a class that extends Simulation and calls setUp(...). Its class name (with its package)
- * is what Gatling runs, and the file name javac wants.
+ * Gatling simulations as test scripts, checked on the server without a JVM: one source file declaring a class that
+ * extends Simulation and calls setUp(...), in Java (Gatling's Java DSL, io.gatling.javaapi) or Scala (its Scala DSL,
+ * io.gatling.core.Predef._). Its class name (with its package) is what Gatling runs, and names the source file.
  */
 
+export type SimulationLanguage = 'java' | 'scala';
+
 export interface GatlingSimulation {
-  /** The simple class name: the source file is `<className>.java`. */
+  language: SimulationLanguage;
+  /** The simple class name: the source file is `<className>.java` or `<className>.scala`. */
   className: string;
   /** The fully qualified name Gatling is told to run (`-s`). */
   qualifiedName: string;
@@ -13,37 +16,34 @@ export interface GatlingSimulation {
   hasAssertions: boolean;
 }
 
-// Comments and string literals hide nothing from the checks below, but must not fake them either.
+// Comments must neither hide nor fake what the checks below look for.
 const withoutComments = (source: string) => source.replace(/\/\*[\s\S]*?\*\//g, ' ').replace(/\/\/[^\n]*/g, ' ');
 
-const simulationClass = /\bclass\s+([A-Za-z_$][\w$]*)\s*(?:<[^>{]*>\s*)?extends\s+(?:io\.gatling\.javaapi\.core\.)?Simulation\b/;
-const packageDeclaration = /^\s*package\s+([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\s*;/m;
-const scalaHints = /\bimport\s+io\.gatling\.(?:core|http)\.Predef\._|^\s*(?:object|val|def)\s|\bextends\s+Simulation\s*\{[^}]*\bval\s/m;
+const identifier = '[A-Za-z_$][\\w$]*';
+const simulationClass = new RegExp(`\\bclass\\s+(${identifier})\\s*(?:<[^>{]*>\\s*|\\[[^\\]{]*\\]\\s*)?(?:\\([^)]*\\)\\s*)?extends\\s+(?:io\\.gatling\\.(?:javaapi\\.)?core\\.(?:Predef\\.)?)?Simulation\\b`);
+const packageDeclaration = new RegExp(`^\\s*package\\s+(${identifier}(?:\\.${identifier})*)\\s*;?\\s*$`, 'm');
+const javaDsl = /\bimport\s+(?:static\s+)?io\.gatling\.javaapi\.|\bio\.gatling\.javaapi\.core\.Simulation\b/;
+const scalaDsl = /\bimport\s+io\.gatling\.core\.Predef\.(?:_|\*)/;
 
 /** The simulation a script declares, or the message of a 400 saying what is wrong with it. */
 export function parseGatlingScript(script: string): GatlingSimulation | string {
   if (typeof script !== 'string' || script.trim().length === 0) return 'script must not be empty';
   if (script.includes('\0')) return 'script must be text: it contains a NUL byte';
   const source = withoutComments(script);
+  const language: SimulationLanguage | null = javaDsl.test(source) ? 'java' : scalaDsl.test(source) ? 'scala' : null;
   const found = simulationClass.exec(source);
   if (!found) {
-    if (scalaHints.test(source)) {
-      return 'Scala simulations are not supported: write the simulation in Java with Gatling\'s Java DSL (io.gatling.javaapi.core.*), a class extending Simulation';
-    }
-    return 'a Gatling simulation must declare a Java class extending Simulation (public class MySimulation extends Simulation { ... })';
+    return 'a Gatling simulation must declare a class extending Simulation (Java: public class MySimulation extends Simulation { ... }; Scala: class MySimulation extends Simulation { ... })';
   }
-  if (!/\bimport\s+(?:static\s+)?io\.gatling\.javaapi\./.test(source) && !/\bio\.gatling\.javaapi\.core\.Simulation\b/.test(source)) {
-    if (scalaHints.test(source)) {
-      return 'Scala simulations are not supported: write the simulation in Java with Gatling\'s Java DSL (io.gatling.javaapi.core.*)';
-    }
-    return 'a Gatling simulation must use Gatling\'s Java DSL: import io.gatling.javaapi.core.* (and io.gatling.javaapi.http.* for HTTP)';
+  if (!language) {
+    return "a Gatling simulation must use one of Gatling's DSLs: Java (import io.gatling.javaapi.core.*) or Scala (import io.gatling.core.Predef._)";
   }
   if (!/\bsetUp\s*\(/.test(source)) {
-    return `the simulation ${found[1]} must call setUp(...) with its scenarios' injection profiles (in an initializer block or its constructor)`;
+    return `the simulation ${found[1]} must call setUp(...) with its scenarios' injection profiles`;
   }
   const className = found[1]!;
   const pkg = packageDeclaration.exec(source)?.[1];
-  return { className, qualifiedName: pkg ? `${pkg}.${className}` : className, hasAssertions: /\.\s*assertions\s*\(/.test(source) };
+  return { language, className, qualifiedName: pkg ? `${pkg}.${className}` : className, hasAssertions: /\.\s*assertions\s*\(/.test(source) };
 }
 
 export function validateGatlingScript(script: string): string | null {

@@ -25,7 +25,7 @@ function assignment(config: LoadConfig | null, machine = { index: 0, count: 1 },
 
 describe('scripts', () => {
   test('a Java simulation: its class, package and assertions', () => {
-    expect(parseGatlingScript(simulation())).toEqual({ className: 'BasicSimulation', qualifiedName: 'BasicSimulation', hasAssertions: false });
+    expect(parseGatlingScript(simulation())).toEqual({ language: 'java', className: 'BasicSimulation', qualifiedName: 'BasicSimulation', hasAssertions: false });
     expect(parseGatlingScript(simulation(undefined, 'package acme.load;'))).toMatchObject({ className: 'BasicSimulation', qualifiedName: 'acme.load.BasicSimulation' });
     expect(parseGatlingScript(simulation('setUp(scn.injectOpen(atOnceUsers(1))).assertions(global().failedRequests().count().is(0L));'))).toMatchObject({ hasAssertions: true });
     // The fully qualified superclass works too.
@@ -35,13 +35,20 @@ describe('scripts', () => {
   test('refusals say what is wrong', () => {
     expect(validateGatlingScript('')).toBe('script must not be empty');
     expect(validateGatlingScript('a\0b')).toMatch(/NUL byte/);
-    expect(validateGatlingScript('import io.gatling.javaapi.core.*;\nclass A {}')).toMatch(/must declare a Java class extending Simulation/);
+    expect(validateGatlingScript('import io.gatling.javaapi.core.*;\nclass A {}')).toMatch(/must declare a class extending Simulation/);
     expect(validateGatlingScript(simulation('// setUp(scn.injectOpen(atOnceUsers(1)));'))).toMatch(/BasicSimulation must call setUp\(\.\.\.\)/);
     // A class in a comment does not count.
     expect(validateGatlingScript('/* public class X extends Simulation { { setUp(); } } */')).toMatch(/must declare/);
-    expect(validateGatlingScript('public class A extends Simulation { { setUp(); } }')).toMatch(/Java DSL: import io\.gatling\.javaapi/);
-    const scala = 'import io.gatling.core.Predef._\nimport io.gatling.http.Predef._\n\nclass S extends Simulation {\n  val scn = scenario("s")\n  setUp(scn.inject(atOnceUsers(1)))\n}\n';
-    expect(validateGatlingScript(scala)).toMatch(/^Scala simulations are not supported/);
+    expect(validateGatlingScript('public class A extends Simulation { { setUp(); } }')).toMatch(/one of Gatling's DSLs: Java \(import io\.gatling\.javaapi\.core\.\*\) or Scala/);
+    expect(validateGatlingScript('import io.gatling.core.Predef._\nclass S extends Simulation {\n  val scn = scenario("s")\n}\n')).toMatch(/S must call setUp/);
+  });
+
+  test('a Scala simulation: its class and package', () => {
+    const scala = 'package acme\n\nimport io.gatling.core.Predef._\nimport io.gatling.http.Predef._\n\nclass S extends Simulation {\n  val scn = scenario("s")\n  setUp(scn.inject(atOnceUsers(1)))\n}\n';
+    expect(parseGatlingScript(scala)).toEqual({ language: 'scala', className: 'S', qualifiedName: 'acme.S', hasAssertions: false });
+    const command = gatlingCommand(assignment(null, undefined, scala), 'gatling');
+    expect(Object.keys(command.files!).sort()).toEqual(['S.scala', 'gatling.conf']);
+    expect(command.argv).toContain('acme.S');
   });
 });
 
@@ -139,6 +146,10 @@ describe('parser', () => {
     expect(parser.outcome(2, null)).toEqual({ status: 'failed', reason: 'assertions failed: Global: max of response time is less than 5 : false (actual : 31) (exit code 2)' });
     parser.onOutput('err', './BasicSimulation.java:9: error: cannot find symbol');
     parser.onOutput('err', './BasicSimulation.java:12: error: another');
+    expect(createGatlingParser().outcome(3, null)).toEqual({ status: 'failed', reason: 'the simulation does not compile (exit code 3)' });
+    const scala = createGatlingParser();
+    scala.onOutput('err', './S.scala:8: error: not found: value htt');
+    expect(scala.outcome(3, null).reason).toBe('the simulation does not compile: ./S.scala:8: error: not found: value htt (exit code 3)');
     expect(parser.outcome(3, null)).toEqual({ status: 'failed', reason: 'the simulation does not compile: ./BasicSimulation.java:9: error: cannot find symbol (exit code 3)' });
     parser.onOutput('err', 'loadplane: Gatling run crashed: java.lang.IllegalArgumentException: Simulation class Nope is not a Simulation');
     expect(parser.outcome(1, null)).toEqual({

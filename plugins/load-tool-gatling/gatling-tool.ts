@@ -1,4 +1,4 @@
-/** The `gatling` load tool: validates Java simulations, runs them with Loadplane's Gatling launcher, reads its metrics lines. */
+/** The `gatling` load tool: validates Java and Scala simulations, runs them with Loadplane's Gatling launcher, reads its metrics lines. */
 import { engineAvailability, type LoadTool, type LocatedEngine } from 'loadplane/plugin';
 import { gatlingCommand } from './gatling-command.ts';
 import { createGatlingParser } from './gatling-output-parser.ts';

@@ -1,4 +1,4 @@
-/** The `gatling` load-tool plugin: runs Gatling 3.13 Java simulations through Loadplane's launcher, found as `gatlingEngine` declares. */
+/** The `gatling` load-tool plugin: runs Gatling 3.13 Java or Scala simulations through Loadplane's launcher, found as `gatlingEngine` declares. */
 import { definePlugin, loadToolCapability, locateEngine } from 'loadplane/plugin';
 import { GatlingConfigSchema } from './config.ts';
 import { gatlingEngine } from './engine.ts';

@@ -1,19 +1,22 @@
 #!/usr/bin/env bash
 # Installs Gatling 3.13.5 for the agent into ~/.cache/loadplane/gatling/3.13.5: its resolved classpath from Maven Central
-# (`mvn dependency:copy-dependencies` on a generated pom naming io.gatling.highcharts:gatling-charts-highcharts; the
-# bundle zip is not on Maven Central), Loadplane's launcher (scripts/engines/gatling/, compiled with javac against that
-# classpath) and bin/gatling, the command the agent runs. Needs a JDK 11+ (javac) and Maven.
+# (`mvn dependency:copy-dependencies` on a generated pom naming io.gatling.highcharts:gatling-charts-highcharts, plus the
+# Scala compiler of Gatling's Scala version for Scala simulations; the bundle zip is not on Maven Central), Loadplane's
+# launcher (scripts/engines/gatling/, compiled with javac and scalac against that classpath) and bin/gatling, the
+# command the agent runs. Needs a JDK 11+ (javac) and Maven.
 # Idempotent; run through scripts/install-engines (or alone: bash scripts/engines/gatling.sh). Prints one line.
 set -euo pipefail
 
 GATLING_VERSION=3.13.5
+# Gatling 3.13.5's scala-library; scalac and scala-reflect must match it.
+SCALA_VERSION=2.13.16
 : "${HOME:=$(getent passwd "$(id -un)" | cut -d: -f6)}"
 SOURCES="$(cd "$(dirname "${BASH_SOURCE[0]}")/gatling" && pwd)"
 ROOT="$HOME/.cache/loadplane/gatling/$GATLING_VERSION"
 BIN="$ROOT/bin/gatling"
 
 # The launcher's sources are part of the install: a changed launcher is rebuilt, the jars are kept.
-stamp="$GATLING_VERSION $(cat "$SOURCES"/logback.xml "$SOURCES"/loadplane/gatling/*.java | sha256sum | cut -c1-16)"
+stamp="$GATLING_VERSION $SCALA_VERSION $(cat "$SOURCES"/logback.xml "$SOURCES"/loadplane/gatling/*.java "$SOURCES"/loadplane/gatling/scaladsl/*.scala | sha256sum | cut -c1-16)"
 if [ -x "$BIN" ] && [ "$(cat "$ROOT/installed" 2>/dev/null)" = "$stamp" ]; then
   echo "gatling: $GATLING_VERSION at $BIN"
   exit 0
@@ -24,7 +27,7 @@ for tool in java javac mvn; do
 done
 start=$SECONDS
 mkdir -p "$ROOT"
-if [ ! -f "$ROOT/lib/gatling-app-$GATLING_VERSION.jar" ]; then
+if [ "$(cat "$ROOT/lib/.resolved" 2>/dev/null)" != "$GATLING_VERSION $SCALA_VERSION" ]; then
   work="$(mktemp -d)"
   trap 'rm -rf "$work"' EXIT
   cat > "$work/pom.xml" <<POM
@@ -40,6 +43,16 @@ if [ ! -f "$ROOT/lib/gatling-app-$GATLING_VERSION.jar" ]; then
       <artifactId>gatling-charts-highcharts</artifactId>
       <version>$GATLING_VERSION</version>
     </dependency>
+    <dependency>
+      <groupId>org.scala-lang</groupId>
+      <artifactId>scala-compiler</artifactId>
+      <version>$SCALA_VERSION</version>
+    </dependency>
+    <dependency>
+      <groupId>org.scala-lang</groupId>
+      <artifactId>scala-reflect</artifactId>
+      <version>$SCALA_VERSION</version>
+    </dependency>
   </dependencies>
 </project>
 POM
@@ -50,16 +63,20 @@ POM
     [ "$attempt" -lt 3 ] || { echo "gatling: mvn dependency:copy-dependencies failed:" >&2; tail -n 20 "$work/mvn.log" >&2; exit 1; }
     sleep $((attempt * 5))
   done
+  echo "$GATLING_VERSION $SCALA_VERSION" > "$work/lib/.resolved"
   rm -rf "$ROOT/lib" && mv "$work/lib" "$ROOT/lib"
 fi
 
 rm -rf "$ROOT/launcher" && mkdir -p "$ROOT/launcher" "$ROOT/bin"
 javac -nowarn -Xlint:none -d "$ROOT/launcher" -cp "$ROOT/lib/*" "$SOURCES"/loadplane/gatling/*.java 2>&1 | grep -v '^Note:' >&2 || true
 [ -f "$ROOT/launcher/loadplane/gatling/LoadplaneGatling.class" ] || { echo "gatling: the launcher does not compile" >&2; exit 1; }
+# The Scala simulations' helper, with the Scala compiler the launcher also uses.
+java -cp "$ROOT/launcher:$ROOT/lib/*" scala.tools.nsc.Main -usejavacp -nowarn -d "$ROOT/launcher" "$SOURCES"/loadplane/gatling/scaladsl/*.scala >&2
+[ -f "$ROOT/launcher/loadplane/gatling/scaladsl/Loadplane.class" ] || { echo "gatling: the Scala helper does not compile" >&2; exit 1; }
 cp "$SOURCES/logback.xml" "$ROOT/launcher/"
 cat > "$BIN" <<'LAUNCHER'
 #!/bin/sh
-# Gatling under Loadplane: compiles the .java simulations of the first argument's directory, then runs Gatling with
+# Gatling under Loadplane: compiles the .java and .scala simulations of the first argument's directory, then runs Gatling with
 # the other arguments (-s <class> -rf <dir> -nr). The working directory is on the class path (its gatling.conf too).
 # JVM flags as Gatling's own bundle sets them; exec, so the JVM is the process the agent signals.
 here="$(cd "$(dirname "$0")/.." && pwd)"

@@ -1,7 +1,7 @@
 /**
  * The real Gatling through runAssignment and the node process runner: no simulation.log unless the simulation has
  * assertions, failed assertions and compile errors named in the outcome, a vus/duration config applied through
- * Loadplane.closedInjection, and counts that agree with the target's own.
+ * Loadplane.closedInjection (Java) and stages through its Scala twin, and counts that agree with the target's own.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
 import { type LoadConfig, LatencyHistogram } from 'loadplane/plugin';
@@ -111,6 +111,32 @@ describe('Gatling alone through runAssignment', () => {
     expect(result.summary.requests).toBe(2);
     expect(transcript).toContain('simulation.log written: true');
   }, 60_000);
+
+  test('a Scala simulation: compiled with scalac, the config applied through the Scala helper', async () => {
+    if (!ready('the Gatling Scala test')) return;
+    const scala = `
+package acme
+
+import scala.concurrent.duration._
+
+import io.gatling.core.Predef._
+import io.gatling.http.Predef._
+import loadplane.gatling.scaladsl.Loadplane
+
+class ScalaSimulation extends Simulation {
+  val protocol = http.baseUrl("http://127.0.0.1:${server.port}")
+  val scn = scenario("scala").exec(http("get").get("/"))
+
+  setUp(scn.inject(Loadplane.closedInjection(constantConcurrentUsers(1).during(1.second)))).protocols(protocol)
+}
+`;
+    const { result, transcript } = await run(scala, { stages: [{ duration: '1s', target: 2 }, { duration: '2s', target: 2 }] });
+    expect(result.outcome, transcript).toEqual({ status: 'completed' });
+    expect(transcript).toContain('compiling 1 Scala simulation source(s)');
+    expect(served).toBeGreaterThan(10);
+    expect(result.summary.requests).toBe(served);
+    expect(LatencyHistogram.decode(result.summary.histogram).count).toBe(served);
+  }, 120_000);
 
   test('a simulation that does not compile: failed with javac\'s first error', async () => {
     if (!ready('the Gatling compile-error test')) return;

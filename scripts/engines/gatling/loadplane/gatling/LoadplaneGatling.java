@@ -1,7 +1,7 @@
 /*
- * Loadplane's Gatling launcher: compiles the task's Java simulation with the JDK's compiler, then runs Gatling in this
- * JVM as io.gatling.app.Gatling does, with one change: every response also goes to LatencyCounts, which prints exact
- * per-millisecond latency counts once a second on stdout. No simulation.log is written unless the simulation has
+ * Loadplane's Gatling launcher: compiles the task's simulation (Java with the JDK's compiler, Scala with scalac), then
+ * runs Gatling in this JVM as io.gatling.app.Gatling does, with one change: every response also goes to LatencyCounts,
+ * which prints exact per-millisecond latency counts once a second on stdout. No simulation.log is written unless the simulation has
  * assertions (Gatling checks them from that file after the run).
  */
 package loadplane.gatling;
@@ -63,13 +63,23 @@ public final class LoadplaneGatling {
     System.exit(run(Arrays.copyOfRange(args, first + 1, args.length)));
   }
 
-  /** javac on every .java file in the directory, into the same directory (which is on the class path). */
+  /**
+   * javac on every .java file in the directory, scalac (scala.tools.nsc, from the Scala compiler jars the install put
+   * beside Gatling's) on every .scala file, into the same directory (which is on the class path).
+   */
   static int compile(Path sourceDir) throws IOException {
-    List<String> sources = new ArrayList<>();
-    try (DirectoryStream<Path> files = Files.newDirectoryStream(sourceDir, "*.java")) {
-      for (Path file : files) sources.add(file.toString());
+    List<String> java = sources(sourceDir, "*.java");
+    List<String> scalaSources = sources(sourceDir, "*.scala");
+    if (!scalaSources.isEmpty()) {
+      System.out.println("loadplane: compiling " + scalaSources.size() + " Scala simulation source(s)");
+      List<String> options = new ArrayList<>(Arrays.asList("-usejavacp", "-d", sourceDir.toString(), "-nowarn", "-encoding", "UTF-8"));
+      options.addAll(scalaSources);
+      if (!scala.tools.nsc.Main.process(options.toArray(new String[0]))) {
+        System.err.println("loadplane: the simulation does not compile");
+        return 1;
+      }
     }
-    if (sources.isEmpty()) return 0;
+    if (java.isEmpty()) return 0;
     JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
     if (javac == null) {
       System.err.println("loadplane: no Java compiler in this Java runtime (" + System.getProperty("java.home") + "): Gatling's Java simulations need a JDK");
@@ -77,11 +87,19 @@ public final class LoadplaneGatling {
     }
     List<String> options = new ArrayList<>(Arrays.asList(
         "-d", sourceDir.toString(), "-cp", System.getProperty("java.class.path"), "-encoding", "UTF-8", "-nowarn", "-Xlint:none"));
-    options.addAll(sources);
-    System.out.println("loadplane: compiling " + sources.size() + " Java simulation source(s)");
+    options.addAll(java);
+    System.out.println("loadplane: compiling " + java.size() + " Java simulation source(s)");
     int status = javac.run(null, System.out, System.err, options.toArray(new String[0]));
     if (status != 0) System.err.println("loadplane: the simulation does not compile");
     return status;
+  }
+
+  private static List<String> sources(Path dir, String glob) throws IOException {
+    List<String> files = new ArrayList<>();
+    try (DirectoryStream<Path> found = Files.newDirectoryStream(dir, glob)) {
+      for (Path file : found) files.add(file.toString());
+    }
+    return files;
   }
 
   static int run(String[] args) {
