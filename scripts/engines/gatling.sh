@@ -17,7 +17,7 @@ BIN="$ROOT/bin/gatling"
 
 # The launcher's sources are part of the install: a changed launcher is rebuilt, the jars are kept.
 stamp="$GATLING_VERSION $SCALA_VERSION $(cat "$SOURCES"/logback.xml "$SOURCES"/loadplane/gatling/*.java "$SOURCES"/loadplane/gatling/scaladsl/*.scala | sha256sum | cut -c1-16)"
-if [ -x "$BIN" ] && [ "$(cat "$ROOT/installed" 2>/dev/null)" = "$stamp" ]; then
+if [ -x "$BIN" ] && [ -f "$ROOT/bin/gatling.version" ] && [ "$(cat "$ROOT/installed" 2>/dev/null)" = "$stamp" ]; then
   echo "gatling: $GATLING_VERSION at $BIN"
   exit 0
 fi
@@ -86,5 +86,7 @@ LAUNCHER
 chmod +x "$BIN"
 version="$("$BIN" --version 2>&1 | head -n 1)"
 [ "$version" = "gatling $GATLING_VERSION" ] || { echo "gatling: $BIN does not run: $version" >&2; exit 1; }
+# The agent reads the version from here rather than starting a JVM for `gatling --version` at every agent start.
+echo "$GATLING_VERSION" > "$ROOT/bin/gatling.version"
 echo "$stamp" > "$ROOT/installed"
 echo "gatling: $GATLING_VERSION at $BIN (installed in $((SECONDS - start))s)"
