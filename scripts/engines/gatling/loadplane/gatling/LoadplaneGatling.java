@@ -114,6 +114,8 @@ public final class LoadplaneGatling {
     EventLoopGroup eventLoopGroup = Transports.newEventLoopGroup(configuration.netty().useNativeTransport(), configuration.netty().useIoUring(), 0, "gatling");
     RunResult result;
     counts.start();
+    // A cancelled run ends with SIGTERM: what was counted since the last tick is still printed on the way out.
+    Runtime.getRuntime().addShutdownHook(new Thread(counts::stop, "loadplane-metrics-flush"));
     try {
       Runner runner = new Runner(system, eventLoopGroup, new DefaultClock(), gatlingArgs, configuration) {
         @Override
