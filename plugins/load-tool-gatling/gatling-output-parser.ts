@@ -45,7 +45,7 @@ export function createGatlingParser(recorder = new MetricRecorder()): ToolOutput
       for (const [ms, times] of Object.entries(counts)) {
         const latency = Number(ms);
         if (!Number.isFinite(latency) || !Number.isInteger(times) || times <= 0) continue;
-        for (let i = 0; i < times; i++) recorder.latency(latency, metrics.to);
+        recorder.latency(latency, metrics.to, times);
         recorder.count(times, failed ? times : 0, metrics.to);
       }
     }

@@ -35,10 +35,13 @@ export class MetricRecorder {
     this.count(1, failed ? 1 : 0, at);
   }
 
-  /** A latency alone (tools that report durations and request counts as separate samples, like k6). */
-  latency(latencyMs: number, at = this.now()): void {
+  /**
+   * A latency alone (tools that report durations and request counts as separate samples, like k6); `times` records it
+   * that many times at once (engines that count per millisecond, like Gatling's hook).
+   */
+  latency(latencyMs: number, at = this.now(), times = 1): void {
     for (const window of [this.interval, this.total]) {
-      window.histogram.record(latencyMs);
+      window.histogram.record(latencyMs, times);
       this.touch(window, at);
     }
   }
