@@ -51,6 +51,7 @@ import { createDashboardService } from './services/dashboards.ts';
 import { createEnvVarService } from './services/env-vars.ts';
 import { createGitRepoService } from './services/git-repos/git-repos.ts';
 import { createGitSyncWorker, type GitSyncLimits } from './services/git-repos/git-sync-worker.ts';
+import { createMetricQueryService } from './services/metrics/metric-queries.ts';
 
 /** The job that syncs queued git repositories, and the pubsub topic that wakes it on the replicas that run jobs. */
 export const gitSyncJob = 'git-repos:sync';
@@ -273,6 +274,7 @@ export async function bootService(options: BootOptions): Promise<Service> {
       envVars,
       dashboards: createDashboardService({ db: database }),
       gitRepos: createGitRepoService({ db: database, guard: outboundGuard, secrets: secretBox, queued: gitSyncQueued }),
+      metricQueries: createMetricQueryService({ db: database }),
       streams: runs.context.streams,
       agentSessions: runs.sessions,
       live,

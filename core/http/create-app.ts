@@ -24,6 +24,7 @@ import { envVarRoutes } from './routes/env-vars.ts';
 import { gitRepoRoutes } from './routes/git-repos.ts';
 import { notificationPreferenceRoutes } from './routes/notification-preferences.ts';
 import { machineRoutes } from './routes/machines.ts';
+import { metricRoutes } from './routes/metrics.ts';
 import { taskRoutes } from './routes/tasks.ts';
 import { testRoutes } from './routes/tests.ts';
 import { workspaceRoutes } from './routes/workspace.ts';
@@ -110,6 +111,7 @@ export function createApp(options: AppOptions) {
       .use(envVarRoutes(options))
       .use(dashboardRoutes(options))
       .use(gitRepoRoutes(options))
+      .use(metricRoutes(options))
       .use(notificationPreferenceRoutes(options))
       .use(agentRoutes(options)),
   );
