@@ -52,6 +52,7 @@ import { createEnvVarService } from './services/env-vars.ts';
 import { createGitRepoService } from './services/git-repos/git-repos.ts';
 import { createGitSyncWorker, type GitSyncLimits } from './services/git-repos/git-sync-worker.ts';
 import { createMetricQueryService } from './services/metrics/metric-queries.ts';
+import { createMetricsRetention, metricsRetentionEveryMillis, metricsRetentionJob } from './services/metrics/metrics-retention.ts';
 
 /** The job that syncs queued git repositories, and the pubsub topic that wakes it on the replicas that run jobs. */
 export const gitSyncJob = 'git-repos:sync';
@@ -125,6 +126,8 @@ export interface BootOptions {
   gitSyncEveryMillis?: number;
   /** Lower sync limits (tests of the byte budget and the deadline); the defaults are in core/domain/git-repo-rules.ts. */
   gitSyncLimits?: Partial<GitSyncLimits>;
+  /** How often the metrics retention job runs (default hourly). */
+  metricsRetentionEveryMillis?: number;
   /** Durable background jobs (Agenda on PostgreSQL); in-process timers when absent. */
   jobQueue?: (database: Database) => Promise<JobQueue>;
   /** How often the run sweep runs (default one second). */
@@ -244,6 +247,12 @@ export async function bootService(options: BootOptions): Promise<Service> {
     if (gitSync) {
       jobQueue.define(gitSyncJob, () => gitSync.wake());
       await jobQueue.every(gitSyncJob, options.gitSyncEveryMillis ?? 30_000);
+    }
+    // Run time series older than the workspace's plan keeps are pruned by a job, on the replicas that run jobs.
+    if (settings.workers) {
+      const retention = createMetricsRetention({ db: database });
+      jobQueue.define(metricsRetentionJob, async () => void (await retention.prune()));
+      await jobQueue.every(metricsRetentionJob, options.metricsRetentionEveryMillis ?? metricsRetentionEveryMillis);
     }
     const gitSyncQueued = () => {
       if (gitSync) void gitSync.wake();
