@@ -52,6 +52,7 @@ import { createEnvVarService } from './services/env-vars.ts';
 import { createGitRepoService } from './services/git-repos/git-repos.ts';
 import { createGitSyncWorker, type GitSyncLimits } from './services/git-repos/git-sync-worker.ts';
 import { createMetricQueryService } from './services/metrics/metric-queries.ts';
+import { createPrometheusApi } from './services/metrics/prometheus-api.ts';
 import { createMetricsRetention, metricsRetentionEveryMillis, metricsRetentionJob } from './services/metrics/metrics-retention.ts';
 
 /** The job that syncs queued git repositories, and the pubsub topic that wakes it on the replicas that run jobs. */
@@ -284,6 +285,7 @@ export async function bootService(options: BootOptions): Promise<Service> {
       dashboards: createDashboardService({ db: database }),
       gitRepos: createGitRepoService({ db: database, guard: outboundGuard, secrets: secretBox, queued: gitSyncQueued }),
       metricQueries: createMetricQueryService({ db: database }),
+      prometheus: createPrometheusApi({ db: database }),
       streams: runs.context.streams,
       agentSessions: runs.sessions,
       live,

@@ -7,7 +7,7 @@ import type { StaticAssets } from '../ports/static-assets.ts';
 import { apiDocs } from './api-docs.ts';
 import { noteClientAddress } from './client-address.ts';
 import { errorResponse, isDomainError } from './error-mapper.ts';
-import { hasBody, isChunked, isJsonType, lengthRequired, notJson, readJsonBody, tooLarge } from './read-body.ts';
+import { hasBody, isChunked, isJsonType, lengthRequired, notJson, readBodyText, readJsonBody, tooLarge } from './read-body.ts';
 import type { Authenticate } from './authenticate.ts';
 import type { DocumentedRoute } from './openapi-document.ts';
 import { createRouteMethods, type PathMethods } from './route-methods.ts';
@@ -25,6 +25,7 @@ import { gitRepoRoutes } from './routes/git-repos.ts';
 import { notificationPreferenceRoutes } from './routes/notification-preferences.ts';
 import { machineRoutes } from './routes/machines.ts';
 import { metricRoutes } from './routes/metrics.ts';
+import { prometheusRoutes } from './routes/prometheus.ts';
 import { taskRoutes } from './routes/tasks.ts';
 import { testRoutes } from './routes/tests.ts';
 import { workspaceRoutes } from './routes/workspace.ts';
@@ -96,6 +97,10 @@ export function createApp(options: AppOptions) {
       // that takes another media type (OTLP protobuf, say) needs its own bounded reader and a carve-out here.
       .onParse(async ({ request, contentType }) => {
         if (isJsonType(contentType)) return (await readJsonBody(request, maxBodyBytes)) ?? null;
+        // Prometheus clients POST their queries as forms: the text, bounded like JSON, for the route to read.
+        if (contentType?.trim().toLowerCase() === 'application/x-www-form-urlencoded' && new URL(request.url).pathname.startsWith('/api/v1/prometheus/')) {
+          return await readBodyText(request, maxBodyBytes);
+        }
         if (hasBody(request)) throw notJson(contentType);
         return null;
       })
@@ -112,6 +117,7 @@ export function createApp(options: AppOptions) {
       .use(dashboardRoutes(options))
       .use(gitRepoRoutes(options))
       .use(metricRoutes(options))
+      .use(prometheusRoutes(options))
       .use(notificationPreferenceRoutes(options))
       .use(agentRoutes(options)),
   );

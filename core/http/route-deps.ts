@@ -18,6 +18,7 @@ import type { DashboardService } from '../services/dashboards.ts';
 import type { EnvVarService } from '../services/env-vars.ts';
 import type { GitRepoService } from '../services/git-repos/git-repos.ts';
 import type { MetricQueryService } from '../services/metrics/metric-queries.ts';
+import type { PrometheusApi } from '../services/metrics/prometheus-api.ts';
 import type { Authenticate } from './authenticate.ts';
 import type { LiveSessions } from './live-sessions.ts';
 
@@ -39,6 +40,7 @@ export interface RouteDeps {
   dashboards: DashboardService;
   gitRepos: GitRepoService;
   metricQueries: MetricQueryService;
+  prometheus: PrometheusApi;
   /** This replica's live task streams. */
   streams: StreamHub;
   agentSessions: AgentSessions;
