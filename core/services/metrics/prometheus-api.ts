@@ -85,7 +85,17 @@ export function createPrometheusApi(deps: { db: Database; now?: () => number }) 
     guarded(async () => {
       const expr = parse(params);
       const t = time(params, 'time', nowSeconds());
-      const value = (await evaluatorFor(caller, expr, t, t)).evaluate(expr, t);
+      const evaluator = await evaluatorFor(caller, expr, t, t);
+      if (expr.type === 'selector' && expr.range !== null) {
+        const result = evaluator.rawRange(expr, t).map(({ labels, points }) => {
+          const numbers = points.filter((p) => typeof p.value === 'number');
+          return numbers.length === points.length
+            ? { metric: labels, values: points.map((p) => [p.t, formatFloat(p.value as number)]) }
+            : { metric: labels, histograms: points.map((p) => [p.t, histogramJson(p.value as LatencyHistogram)]) };
+        });
+        return success({ resultType: 'matrix', result });
+      }
+      const value = evaluator.evaluate(expr, t);
       if (value.kind === 'scalar') return success({ resultType: 'scalar', result: [t, formatFloat(value.value)] });
       return success({ resultType: 'vector', result: value.samples.map((s) => sampleJson(s, t)) });
     });

@@ -74,8 +74,15 @@ function lastAtOrBefore(times: readonly number[], t: number): number {
 
 const withoutName = ({ __name__: _, ...rest }: Labels) => rest;
 
+export interface RawSeries {
+  labels: Labels;
+  points: { t: number; value: SampleValue }[];
+}
+
 export interface Evaluator {
   evaluate(expr: Expr, t: number): Value;
+  /** A bare range selector at `t`: the stored points of each matching series in (t - range, t] (Prometheus' raw matrix). */
+  rawRange(expr: Expr & { type: 'selector' }, t: number): RawSeries[];
 }
 
 export function createEvaluator(series: readonly IndexedSeries[]): Evaluator {
@@ -225,5 +232,20 @@ export function createEvaluator(series: readonly IndexedSeries[]): Evaluator {
     }
   }
 
-  return { evaluate };
+  function rawRange(expr: Expr & { type: 'selector' }, t: number): RawSeries[] {
+    const out: RawSeries[] = [];
+    for (const { metric, series: s, labels } of select(expr)) {
+      const last = lastAtOrBefore(s.times, t);
+      const before = lastAtOrBefore(s.times, t - expr.range!);
+      if (last <= before) continue;
+      const points = [];
+      for (let i = before + 1; i <= last; i++) {
+        points.push({ t: s.times[i]!, value: promMetrics[metric].kind === 'histogram' ? s.histogram(i) : counterOf(metric, s)[i]! });
+      }
+      out.push({ labels, points });
+    }
+    return out;
+  }
+
+  return { evaluate, rawRange };
 }
