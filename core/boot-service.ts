@@ -53,6 +53,7 @@ import { createGitRepoService } from './services/git-repos/git-repos.ts';
 import { createGitSyncWorker, type GitSyncLimits } from './services/git-repos/git-sync-worker.ts';
 import { createMetricQueryService } from './services/metrics/metric-queries.ts';
 import { createPrometheusApi } from './services/metrics/prometheus-api.ts';
+import { createServiceHealth } from './services/metrics/service-health.ts';
 import { createMetricsRetention, metricsRetentionEveryMillis, metricsRetentionJob } from './services/metrics/metrics-retention.ts';
 
 /** The job that syncs queued git repositories, and the pubsub topic that wakes it on the replicas that run jobs. */
@@ -84,6 +85,8 @@ export interface ServiceSettings {
   /** 0: no deadline for pending tasks. */
   pendingTimeoutSeconds: number;
   workers: boolean;
+  /** Bearer token for GET /metrics; unset: loopback callers only. */
+  metricsToken?: string;
 }
 
 /** What boot works out before the plugins start, for the composition root's plugin config slices. */
@@ -297,6 +300,8 @@ export async function bootService(options: BootOptions): Promise<Service> {
       logger,
       maxBodyBytes: settings.maxBodyBytes,
       trustedProxies: settings.trustedProxies.map((entry) => parseCidr(entry)!),
+      serviceHealth: createServiceHealth({ db: database, version: serviceVersion }),
+      metricsToken: settings.metricsToken,
       version: serviceVersion,
       pluginRoutes: kernel.getAll(httpRoutesCapability),
       assets: options.assets,

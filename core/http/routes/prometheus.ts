@@ -28,6 +28,26 @@ function paramsOf(request: Request, body: unknown): URLSearchParams {
   return params;
 }
 
+/** The same parameters as a form body (Prometheus clients POST long queries). */
+const formBody = {
+  required: false,
+  content: {
+    'application/x-www-form-urlencoded': {
+      schema: {
+        type: 'object',
+        properties: {
+          query: { type: 'string' },
+          time: { type: 'string' },
+          start: { type: 'string' },
+          end: { type: 'string' },
+          step: { type: 'string' },
+          'match[]': { type: 'array', items: { type: 'string' } },
+        },
+      },
+    },
+  },
+};
+
 type Handler = (caller: Caller, params: URLSearchParams, name: string) => Promise<PromAnswer>;
 
 export const prometheusRoutes = (deps: RouteDeps & { prometheus: PrometheusApi }) => {
@@ -49,7 +69,7 @@ export const prometheusRoutes = (deps: RouteDeps & { prometheus: PrometheusApi }
       return answer.body;
     };
     const options = { response: responses, detail: { summary } };
-    app = app.get(path, handle as never, options as never).post(path, handle as never, { ...options, detail: { summary: `${summary} (form body)` } } as never) as never;
+    app = app.get(path, handle as never, options as never).post(path, handle as never, { ...options, detail: { summary: `${summary} (form body)`, requestBody: formBody } } as never) as never;
   }
   return app;
 };
