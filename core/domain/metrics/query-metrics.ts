@@ -1,60 +1,88 @@
 /**
- * The metrics of GET /metrics/query and GET /metrics/catalog, and how a step's value is computed from the points in it:
- * counts are summed, rates divide the sum by the step, and percentiles are read from the step's MERGED histogram
- * (percentiles of machines or intervals are never averaged).
+ * The metrics of GET /metrics/query and GET /metrics/catalog, and how a step's value is computed from the step's
+ * aggregate (the database sums counts per step and group): counts are summed, rates divide the sum by the step, and
+ * percentiles are read from the step's MERGED histogram (percentiles of machines or intervals are never averaged).
+ * A step holding a single stored interval reads the percentile stored with it, which is that histogram's own.
  */
-import { LatencyHistogram } from './histogram.ts';
-import type { RunPoint } from './run-series.ts';
+import { mergedPercentile } from './histogram.ts';
+
+/** One step of one group, as the database aggregates it. */
+export interface StepAggregate {
+  /** Stored intervals in the step. */
+  points: number;
+  requests: number;
+  errors: number;
+  /** Histogram totals (microseconds), for the mean and the maximum. */
+  latencyCount: number;
+  latencySum: number;
+  latencyMax: number;
+  /** The stored percentile of the metric, meaningful when `points` is 1. */
+  stored: number | null;
+  /** The step's histogram buckets (`EncodedHistogram.buckets`), when it holds more than one interval and the metric is a percentile. */
+  buckets: string[] | null;
+}
 
 export interface QueryMetric {
   name: string;
   unit: string;
   description: string;
-  /** Whether the value needs the points' histograms. */
+  /** The stored percentile column a single interval answers with, and whose histograms a merge needs. */
+  percentile: 50 | 95 | 99 | null;
+  /** Whether the step needs the histogram totals. */
   latency: boolean;
-  /** The step's value from its points; null: no value (no requests for a ratio). */
-  value(points: readonly RunPoint[], stepSeconds: number): number | null;
+  /** The step's value; null: no value (no requests for a ratio or a latency). */
+  value(step: StepAggregate, stepSeconds: number): number | null;
 }
 
-const sum = (points: readonly RunPoint[], pick: (p: RunPoint) => number) => points.reduce((total, p) => total + pick(p), 0);
-
-function merged(points: readonly RunPoint[]): LatencyHistogram {
-  const histogram = new LatencyHistogram();
-  for (const point of points) if (point.histogram) histogram.merge(LatencyHistogram.decode(point.histogram));
-  return histogram;
+function percentileMetric(percent: 50 | 95 | 99, description: string): QueryMetric {
+  return {
+    name: `latency_p${percent}`,
+    unit: 'ms',
+    description,
+    percentile: percent,
+    latency: true,
+    value: (step) => {
+      if (step.latencyCount === 0) return null;
+      if (step.points === 1 || !step.buckets) return step.stored;
+      return mergedPercentile(step.buckets, percent, step.latencyMax);
+    },
+  };
 }
 
-const latency = (name: string, description: string, read: (h: LatencyHistogram) => number): QueryMetric => ({
+const counting = (name: string, unit: string, description: string, value: QueryMetric['value']): QueryMetric => ({
   name,
-  unit: 'ms',
+  unit,
   description,
-  latency: true,
-  value: (points) => {
-    const histogram = merged(points);
-    return histogram.count === 0 ? null : read(histogram);
-  },
+  percentile: null,
+  latency: false,
+  value,
 });
 
 export const queryMetrics: readonly QueryMetric[] = [
-  { name: 'requests', unit: 'requests', description: 'requests completed in each step', latency: false, value: (ps) => sum(ps, (p) => p.requests) },
-  { name: 'request_rate', unit: 'requests/s', description: 'requests per second over each step', latency: false, value: (ps, step) => sum(ps, (p) => p.requests) / step },
-  { name: 'errors', unit: 'errors', description: 'failed requests in each step', latency: false, value: (ps) => sum(ps, (p) => p.errors) },
-  { name: 'error_rate', unit: 'errors/s', description: 'failed requests per second over each step', latency: false, value: (ps, step) => sum(ps, (p) => p.errors) / step },
+  counting('requests', 'requests', 'requests completed in each step', (s) => s.requests),
+  counting('request_rate', 'requests/s', 'requests per second over each step', (s, step) => s.requests / step),
+  counting('errors', 'errors', 'failed requests in each step', (s) => s.errors),
+  counting('error_rate', 'errors/s', 'failed requests per second over each step', (s, step) => s.errors / step),
+  counting('error_ratio', 'ratio', 'failed requests / requests in each step (0..1)', (s) => (s.requests === 0 ? null : s.errors / s.requests)),
+  percentileMetric(50, 'median latency of the step, from the merged histogram'),
+  percentileMetric(95, '95th percentile latency of the step, from the merged histogram'),
+  percentileMetric(99, '99th percentile latency of the step, from the merged histogram'),
   {
-    name: 'error_ratio',
-    unit: 'ratio',
-    description: 'failed requests / requests in each step (0..1)',
-    latency: false,
-    value: (ps) => {
-      const requests = sum(ps, (p) => p.requests);
-      return requests === 0 ? null : sum(ps, (p) => p.errors) / requests;
-    },
+    name: 'latency_mean',
+    unit: 'ms',
+    description: 'mean latency of the step',
+    percentile: null,
+    latency: true,
+    value: (s) => (s.latencyCount === 0 ? null : s.latencySum / s.latencyCount / 1000),
   },
-  latency('latency_p50', 'median latency of the step, from the merged histogram', (h) => h.percentile(50)),
-  latency('latency_p95', '95th percentile latency of the step, from the merged histogram', (h) => h.percentile(95)),
-  latency('latency_p99', '99th percentile latency of the step, from the merged histogram', (h) => h.percentile(99)),
-  latency('latency_mean', 'mean latency of the step', (h) => h.mean),
-  latency('latency_max', 'highest latency of the step', (h) => h.max),
+  {
+    name: 'latency_max',
+    unit: 'ms',
+    description: 'highest latency of the step',
+    percentile: null,
+    latency: true,
+    value: (s) => (s.latencyCount === 0 ? null : s.latencyMax / 1000),
+  },
 ];
 
 export const queryMetricNamed = (name: string) => queryMetrics.find((metric) => metric.name === name);

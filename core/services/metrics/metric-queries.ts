@@ -4,13 +4,14 @@
  */
 import { compileMatcher, parseFilterValue } from '../../domain/metrics/label-matchers.ts';
 import { queryMetricNamed, queryMetrics } from '../../domain/metrics/query-metrics.ts';
-import { type RunLabelName, type RunPoint, runLabelNames, seriesKey } from '../../domain/metrics/run-series.ts';
+import { type RunLabelName, runLabelNames, seriesKey } from '../../domain/metrics/run-series.ts';
 import { parseDuration, parseTime } from '../../domain/metrics/time-params.ts';
 import { badRequest } from '../../kernel/errors.ts';
 import type { Database } from '../../ports/database.ts';
 import type { Caller } from '../caller.ts';
 import { sqlOf } from '../sql.ts';
-import { listRunLabelSets, loadRunSeries } from './run-series-store.ts';
+import { listRunLabelSets } from './run-series-store.ts';
+import { aggregateSteps } from './step-aggregates.ts';
 
 /** Points per series at most (Prometheus' own limit): past it the caller picks a longer step. */
 export const maxPointsPerSeries = 11_000;
@@ -75,29 +76,13 @@ export function createMetricQueryService(deps: { db: Database; now?: () => numbe
       for (const raw of Array.isArray(value) ? value : [value]) matchers.push(compileMatcher(parseFilterValue(name, raw)));
     }
 
-    const loaded = await loadRunSeries(sql, { workspaceId: caller.workspace.workspaceId, from: start, to: end, matchers, histograms: metric.latency });
-    // Group the series by the `by` labels, then each group's points by step (a step covers (t - step, t]).
-    const groups = new Map<string, { labels: Record<string, string>; steps: Map<number, RunPoint[]> }>();
-    for (const series of loaded) {
-      const labels = Object.fromEntries(by.map((name) => [name, series.labels[name as RunLabelName]]));
-      const key = seriesKey(labels);
-      let group = groups.get(key);
-      if (!group) groups.set(key, (group = { labels, steps: new Map() }));
-      for (const point of series.points) {
-        const at = start + Math.ceil((point.t - start) / step) * step;
-        const bucket = group.steps.get(at);
-        if (bucket) bucket.push(point);
-        else group.steps.set(at, [point]);
-      }
-    }
-    const series = [...groups.values()].map(({ labels, steps: byStep }) => ({
+    const groups = await aggregateSteps(sql, { workspaceId: caller.workspace.workspaceId, start, end, step, by: by as RunLabelName[], matchers, metric });
+    const series = groups.map(({ labels, steps: values }) => ({
       labels,
-      points: [...byStep.entries()]
-        .sort(([a], [b]) => a - b)
-        .flatMap(([at, points]): [number, number][] => {
-          const value = metric.value(points, step);
-          return value === null ? [] : [[at, value]];
-        }),
+      points: values.flatMap(({ at, aggregate }): [number, number][] => {
+        const value = metric.value(aggregate, step);
+        return value === null ? [] : [[at, value]];
+      }),
     }));
     series.sort((a, b) => seriesKey(a.labels).localeCompare(seriesKey(b.labels)));
     return { metric: metric.name, unit: metric.unit, start, end, step, by, series };

@@ -3,10 +3,9 @@
  * Grafana's Prometheus data source and Prometheus clients. Answers in Prometheus' JSON envelope; bad input is
  * `{status: "error", errorType: "bad_data"}` with 400, as Prometheus answers it.
  */
-import type { LatencyHistogram } from '../../domain/metrics/histogram.ts';
 import { compileMatcher, type CompiledMatcher, type LabelMatcher, matchesAll } from '../../domain/metrics/label-matchers.ts';
 import { type Expr, selectorsOf } from '../../domain/metrics/promql/ast.ts';
-import { createEvaluator, indexSeries, type Sample, type Value } from '../../domain/metrics/promql/evaluate-promql.ts';
+import { createEvaluator, type HistogramBag, indexSeries, type Sample, type Value } from '../../domain/metrics/promql/evaluate-promql.ts';
 import { parsePromql, PromqlError } from '../../domain/metrics/promql/parse-promql.ts';
 import { lookbackSeconds, promMetricNames } from '../../domain/metrics/promql/prom-metrics.ts';
 import { runLabelNames } from '../../domain/metrics/run-series.ts';
@@ -33,8 +32,8 @@ const badData = (error: string): PromAnswer => ({ status: 400, body: { status: '
 /** Prometheus' float formatting: NaN, +Inf, -Inf, else the shortest decimal. */
 export const formatFloat = (value: number) => (Number.isNaN(value) ? 'NaN' : value === Infinity ? '+Inf' : value === -Infinity ? '-Inf' : String(value));
 
-function histogramJson(h: LatencyHistogram) {
-  return { count: String(h.count), sum: formatFloat((h.mean * h.count) / 1000), buckets: [] as unknown[] };
+function histogramJson(h: HistogramBag) {
+  return { count: String(h.count), sum: formatFloat(h.sum), buckets: [] as unknown[] };
 }
 
 const sampleJson = (sample: Sample, t: number) =>
@@ -91,7 +90,7 @@ export function createPrometheusApi(deps: { db: Database; now?: () => number }) 
           const numbers = points.filter((p) => typeof p.value === 'number');
           return numbers.length === points.length
             ? { metric: labels, values: points.map((p) => [p.t, formatFloat(p.value as number)]) }
-            : { metric: labels, histograms: points.map((p) => [p.t, histogramJson(p.value as LatencyHistogram)]) };
+            : { metric: labels, histograms: points.map((p) => [p.t, histogramJson(p.value as HistogramBag)]) };
         });
         return success({ resultType: 'matrix', result });
       }

@@ -13,7 +13,7 @@ import { isUuid } from '../workspace-scope.ts';
 /** Points read for one query at most: past it the caller narrows the range or filters (a clear 400, not a slow answer). */
 export const maxLoadedPoints = 250_000;
 
-const columnOf: Record<RunLabelName, string> = { run: 'task_id', machine: 'machine_id', test: 'test_id' };
+export const columnOf: Record<RunLabelName, string> = { run: 'task_id', machine: 'machine_id', test: 'test_id' };
 
 export interface SeriesWindow {
   workspaceId: string;
@@ -38,7 +38,7 @@ interface Row {
 }
 
 /** SQL conditions for the equality matchers on our labels; null when one can match nothing (not a UUID). */
-function equalityFilters(matchers: readonly CompiledMatcher[]): { where: string; params: string[] } | null {
+export function equalityFilters(matchers: readonly CompiledMatcher[]): { where: string; params: string[] } | null {
   let where = '';
   const params: string[] = [];
   for (const matcher of matchers) {

@@ -2,7 +2,7 @@
  * Evaluates a parsed PromQL expression at one instant over loaded run series. Values are numbers or merged latency
  * histograms: sum() merges histograms and histogram_quantile() reads the merge, so percentiles are never averaged.
  */
-import { LatencyHistogram } from '../histogram.ts';
+import { type EncodedHistogram, mergedPercentile } from '../histogram.ts';
 import { compileMatcher, type CompiledMatcher, matchesAll } from '../label-matchers.ts';
 import { type RunSeries, seriesKey } from '../run-series.ts';
 import type { Expr } from './ast.ts';
@@ -10,7 +10,27 @@ import { PromqlError } from './parse-promql.ts';
 import { lookbackSeconds, type PromMetricName, promMetricNames, promMetrics } from './prom-metrics.ts';
 
 export type Labels = Record<string, string>;
-export type SampleValue = number | LatencyHistogram;
+/**
+ * A histogram value: the stored intervals it merges, kept encoded. Summing concatenates; a quantile decodes them once
+ * into one dense count array (mergedPercentile), so windows that overlap never merge the same maps again and again.
+ */
+export class HistogramBag {
+  constructor(readonly parts: readonly EncodedHistogram[]) {}
+  get count() {
+    return this.parts.reduce((n, p) => n + p.count, 0);
+  }
+  /** Seconds. */
+  get sum() {
+    return this.parts.reduce((n, p) => n + p.sum, 0) / 1e6;
+  }
+  /** The φ-quantile in seconds (NaN when empty). */
+  quantile(phi: number): number {
+    if (this.count === 0) return NaN;
+    return mergedPercentile(this.parts.map((p) => p.buckets), phi * 100, this.parts.reduce((m, p) => Math.max(m, p.max), 0)) / 1000;
+  }
+}
+
+export type SampleValue = number | HistogramBag;
 export interface Sample {
   labels: Labels;
   value: SampleValue;
@@ -27,7 +47,7 @@ export interface IndexedSeries {
   /** The counters before the first loaded point. */
   requestsBefore: number;
   errorsBefore: number;
-  histogram(i: number): LatencyHistogram;
+  histogram(i: number): HistogramBag;
 }
 
 export function indexSeries(series: readonly RunSeries[]): IndexedSeries[] {
@@ -40,7 +60,6 @@ export function indexSeries(series: readonly RunSeries[]): IndexedSeries[] {
       requests.push((r += point.requests));
       errors.push((e += point.errors));
     }
-    const decoded = new Map<number, LatencyHistogram>();
     return {
       labels: { ...labels },
       times: points.map((p) => p.t),
@@ -48,11 +67,7 @@ export function indexSeries(series: readonly RunSeries[]): IndexedSeries[] {
       errors,
       requestsBefore,
       errorsBefore,
-      histogram(i) {
-        let h = decoded.get(i);
-        if (!h) decoded.set(i, (h = points[i]!.histogram ? LatencyHistogram.decode(points[i]!.histogram!) : new LatencyHistogram()));
-        return h;
-      },
+      histogram: (i) => new HistogramBag(points[i]!.histogram ? [points[i]!.histogram!] : []),
     };
   });
 }
@@ -123,9 +138,9 @@ export function createEvaluator(series: readonly IndexedSeries[]): Evaluator {
       const before = lastAtOrBefore(s.times, t - window);
       if (last <= before) continue; // no point in (t - window, t]
       if (promMetrics[metric].kind === 'histogram') {
-        const merged = new LatencyHistogram();
-        for (let i = before + 1; i <= last; i++) merged.merge(s.histogram(i));
-        samples.push({ labels: withoutName(labels), value: merged });
+        const parts: EncodedHistogram[] = [];
+        for (let i = before + 1; i <= last; i++) parts.push(...s.histogram(i).parts);
+        samples.push({ labels: withoutName(labels), value: new HistogramBag(parts) });
         continue;
       }
       const counter = counterOf(metric, s);
@@ -157,9 +172,7 @@ export function createEvaluator(series: readonly IndexedSeries[]): Evaluator {
     return [...groups.values()].map(({ labels, values }) => {
       if (expr.op === 'count') return { labels, value: values.length };
       if (expr.op === 'sum' && values.every((v) => typeof v !== 'number')) {
-        const merged = new LatencyHistogram();
-        for (const v of values) merged.merge(v as LatencyHistogram);
-        return { labels, value: merged };
+        return { labels, value: new HistogramBag(values.flatMap((v) => (v as HistogramBag).parts)) };
       }
       const numbers = values.map((v) => numeric(v, expr.op));
       const value =
@@ -224,7 +237,7 @@ export function createEvaluator(series: readonly IndexedSeries[]): Evaluator {
             throw new PromqlError('histogram_quantile reads native histograms: give it loadplane_request_duration_seconds, e.g. histogram_quantile(0.95, sum(rate(loadplane_request_duration_seconds[1m])))');
           }
           const q = phi.value;
-          const value = q < 0 ? -Infinity : q > 1 ? Infinity : s.value.count === 0 ? NaN : s.value.percentile(q * 100) / 1000;
+          const value = q < 0 ? -Infinity : q > 1 ? Infinity : s.value.quantile(q);
           return { labels: withoutName(s.labels), value };
         });
         return { kind: 'vector', samples };
