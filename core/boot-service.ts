@@ -270,7 +270,7 @@ export async function bootService(options: BootOptions): Promise<Service> {
       hooks: kernel.hooks,
       authenticate: createAuthenticate({ verifier: kernel.get(tokenVerifierCapability), callers, apiTokens: apiTokenAuthenticator }),
       machines: createMachineService({ db: database, hooks: kernel.hooks }),
-      tests: createTestDefinitionService({ db: database, hooks: kernel.hooks, toolIds }),
+      tests: createTestDefinitionService({ db: database, hooks: kernel.hooks, toolIds, validateScript: (tool, script) => tools.get(tool)?.validateScript(script) ?? null }),
       apiTokens: createApiTokenService({ db: database, changes }),
       members: createMemberService({ db: database, changes }),
       invitations: createInvitationService({ db: database, changes }),

@@ -59,6 +59,9 @@ describe('the engine locator: the variable, then PATH, then the engines director
     expect(cached).toEqual({ found: true, name: 'Blaster', path: join(enginesDir, 'bin/blaster'), version: 'v2.0.0', source: 'cache' });
     const onPath = await locateEngineOnHost({ ...spec, version: { file: 'bin/blaster.version' } }, { env: { PATH: pathDir }, dir: enginesDir });
     expect(onPath).toMatchObject({ found: true, source: 'path', version: null });
+    // ~/.cache/loadplane/bin on PATH leads to the installer's own copy: its version file describes it.
+    const cacheOnPath = await locateEngineOnHost({ ...spec, version: { file: 'bin/blaster.version' } }, { env: { PATH: join(enginesDir, 'bin') }, dir: enginesDir });
+    expect(cacheOnPath).toEqual({ found: true, name: 'Blaster', path: join(enginesDir, 'bin/blaster'), version: 'v2.0.0', source: 'cache' });
     const launcher = await locateEngineOnHost(
       { name: 'Launcher', program: 'launcher', cached: ['dist/bin/launcher'], version: { args: ['-v'] } },
       { env: { PATH: '/usr/bin:/bin' }, dir: enginesDir },

@@ -4,7 +4,7 @@
  * what is missing. One implementation for every tool: no tool is named here.
  */
 import { execFile } from 'node:child_process';
-import { accessSync, constants, readFileSync, statSync } from 'node:fs';
+import { accessSync, constants, readFileSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import type { EngineLocator, EngineSource, EngineSpec, LocatedEngine } from '../../core/ports/engine-locator.ts';
@@ -59,15 +59,25 @@ export function findEngine(spec: EngineSpec, options: EngineLookupOptions): { pa
     return path ? { path, source: 'env' } : { missing: `${spec.envVar}=${named} is not an executable file` };
   }
   if (spec.envVar) tried.push(`${spec.envVar} is not set`);
+  const cachedCandidates = (spec.cached ?? [join('bin', spec.program)]).map((relative) => (isAbsolute(relative) ? relative : join(dir, relative)));
   const onPath = findProgram(spec.program, searchPath);
-  if (onPath) return { path: onPath, source: 'path' };
+  // PATH may lead to the installer's own copy (~/.cache/loadplane/bin on PATH): that is the cached engine, whose
+  // version file describes it.
+  if (onPath) return { path: onPath, source: cachedCandidates.some((candidate) => sameFile(candidate, onPath)) ? 'cache' : 'path' };
   tried.push(`no ${spec.program} on PATH`);
-  for (const relative of spec.cached ?? [join('bin', spec.program)]) {
-    const candidate = isAbsolute(relative) ? relative : join(dir, relative);
+  for (const candidate of cachedCandidates) {
     if (isExecutableFile(candidate)) return { path: candidate, source: 'cache' };
     tried.push(`nothing at ${tilde(candidate)}`);
   }
   return { missing: tried.join(', ') };
+}
+
+function sameFile(a: string, b: string): boolean {
+  try {
+    return realpathSync(a) === realpathSync(b);
+  } catch {
+    return false;
+  }
 }
 
 function tilde(path: string): string {

@@ -67,7 +67,7 @@ describe('service basics', () => {
       method: 'POST',
       token,
       headers: { 'content-type': 'application/merge-patch+json; charset=utf-8' },
-      body: JSON.stringify({ name: 'suffix', tool: 'k6', script: 'x' }),
+      body: JSON.stringify({ name: 'suffix', tool: 'k6', script: 'export default function () {}' }),
     });
     expect(merge.status).toBe(201);
     const nul = await ts.request('/api/v1/tests', { method: 'POST', token, json: { name: 'n', tool: 'k6', script: 'a\u0000b' } });

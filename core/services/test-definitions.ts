@@ -42,7 +42,18 @@ export function createTestDefinitionService(deps: {
   hooks: HookBus<KernelHooks>;
   /** The tool ids a test may use (`testToolIds`): the spec's six and every registered load tool's. */
   toolIds: readonly string[];
+  /**
+   * The loaded tools' own script checks (a .jmx that is no JMeter plan, a locustfile that does not parse): a test is
+   * refused when saved, not only when started. A tool without a plugin here has no check yet.
+   */
+  validateScript?: (tool: string, script: string) => string | null;
 }) {
+  function checkToolScript(tool: string, script: string): string {
+    const problem = deps.validateScript?.(tool, script) ?? null;
+    if (problem) throw badRequest(`the script is not a valid ${tool} test: ${problem}`, { field: 'script' });
+    return script;
+  }
+
   return {
     /**
      * The hottest read of the API (tools poll it): one plain query mapped straight to rows, without the ORM's
@@ -81,7 +92,7 @@ export function createTestDefinitionService(deps: {
         name: checkName(input.name),
         tool: checkTool(input.tool, deps.toolIds),
         status: input.status ?? 'draft',
-        script: checkScript(input.script),
+        script: checkToolScript(input.tool, checkScript(input.script)),
         createdAt: now,
         updatedAt: now,
         deletedAt: null,
@@ -99,7 +110,7 @@ export function createTestDefinitionService(deps: {
         throw badRequest('nothing to change: send any of name, script, status');
       }
       if (changes.name !== undefined) test.name = checkName(changes.name);
-      if (changes.script !== undefined) test.script = checkScript(changes.script);
+      if (changes.script !== undefined) test.script = checkToolScript(test.tool, checkScript(changes.script));
       if (changes.status !== undefined) test.status = changes.status;
       test.updatedAt = new Date();
       await em.flush();

@@ -86,7 +86,7 @@ export async function startKeycloak(options: { port?: number; timeoutMs?: number
   for (let attempt = 1; ; attempt++) {
     try {
       const httpPort = options.port ?? (await freePort());
-      return await startOnce(realpathSync(kcHome), javaHome, httpPort, options.timeoutMs ?? 120_000);
+      return await startOnce(realpathSync(kcHome), javaHome, httpPort, options.timeoutMs ?? 240_000);
     } catch (error) {
       // Another process may have taken a port between the probe and Keycloak's bind.
       if (attempt >= 3 || !/Address already in use|BindException/i.test((error as Error).message)) throw error;

@@ -57,12 +57,28 @@ async function createDatabaseOn(serverUrl: string, release: () => Promise<void>)
       stopped = true;
       try {
         // FORCE (PostgreSQL 13+) ends connections a suite left open, e.g. an ORM pool not closed.
-        await withConnection(serverUrl, (sql) => sql.unsafe(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+        await dropDatabase(serverUrl, name);
       } finally {
         await release();
       }
     },
   };
+}
+
+/**
+ * Drops a test database, ending what still holds it. A role without pg_signal_backend cannot end an autovacuum worker
+ * busy in it (its process belongs to no role: SQLSTATE 42501), so that case waits for the worker and tries again.
+ */
+async function dropDatabase(serverUrl: string, name: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await withConnection(serverUrl, (sql) => sql.unsafe(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+      return;
+    } catch (error) {
+      if ((error as { errno?: string }).errno !== '42501' || attempt >= 20) throw error;
+      await Bun.sleep(500);
+    }
+  }
 }
 
 /** Connects with explicit fields so PG* environment variables cannot redirect the connection. */

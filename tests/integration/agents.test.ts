@@ -51,8 +51,9 @@ beforeAll(async () => {
     BOOTSTRAP_ADMIN_USERNAME: 'admin',
     BOOTSTRAP_ADMIN_PASSWORD: 'agents-admin-password',
     AUTH_CLIENT_SECRET: 'agents-client-secret',
-    // Long enough for a restart (about 1.5 s) plus the agent's jittered backoff (0.5, 1, 2 s) to fit, short enough to wait out.
-    AGENT_GRACE_SECONDS: '6',
+    // Long enough for a restart (about 1.5 s, but 5 s and more on a busy 2-core machine) plus the agent's jittered
+    // backoff (0.5, 1, 2, 4 s) to fit, short enough to wait out.
+    AGENT_GRACE_SECONDS: '15',
     PUBLIC_URL: 'http://loadplane.test:8080',
   };
   server = await startServiceProcess({ env });
@@ -136,7 +137,7 @@ echo "machine $LOADPLANE_MACHINE_INDEX of $LOADPLANE_MACHINE_COUNT done"
     await Bun.sleep(500);
     const agentB = agents[1]!;
     await agentB.kill('SIGKILL');
-    const final = await waitFor(() => task(id), (t) => t.status !== 'running', 20_000);
+    const final = await waitFor(() => task(id), (t) => t.status !== 'running', 40_000);
     expect(final.status).toBe('failed');
     expect(String(final.error)).toContain('did not come back');
     const late = await readSse(await fetch(`${server.url}/api/v1/tasks/${id}/log-stream`, { headers: { authorization: `Bearer ${jwt}` } }));

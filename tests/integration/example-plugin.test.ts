@@ -54,6 +54,9 @@ beforeAll(async () => {
     env: process.env.HEY_BIN ? { HEY_BIN: process.env.HEY_BIN } : {},
   });
   await agent.registered();
+  // Every test runs on this machine, whatever the first test finds out about it.
+  const listed = (await (await ts.request('/api/v1/machines', { token })).json()) as { id: string; hostname: string }[];
+  machineId = listed.find((m) => m.hostname === 'hey-generator')!.id;
 }, 90_000);
 
 afterAll(async () => {
@@ -103,8 +106,7 @@ describe('loadplane-plugin-hey, loaded by package name', () => {
       agent_version: string | null;
       tools: { tool: string; version: string | null }[];
     }[];
-    const machine = machines.find((m) => m.hostname === 'hey-generator')!;
-    machineId = machine.id;
+    const machine = machines.find((m) => m.id === machineId)!;
     expect(machine.agent_version).toBe('0.1.0');
     expect(machine.tools).toContainEqual({ tool: 'hey', version: 'v0.1.4' });
     expect(machine.tools).toContainEqual({ tool: 'custom', version: null });

@@ -37,7 +37,7 @@ beforeAll(async () => {
   if (started.status === 'rejected') throw started.reason;
   if (booted.status === 'rejected') throw booted.reason;
   if (!keycloak) throw new Error('Keycloak was found but did not start');
-}, 180_000);
+}, 300_000); // a cold Keycloak on a busy 2-core machine: its build step alone can take over a minute
 
 afterAll(async () => {
   await service?.stop();

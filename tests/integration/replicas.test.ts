@@ -70,7 +70,7 @@ test('a role change on one replica is enforced by the other', async () => {
   const workspace = (await (await a.request('/api/v1/workspace', { token: owner })).json()) as { id: string };
   await inviteAndAccept(a, owner, 'replica-member', 'member', member);
   const headers = { 'x-workspace-id': workspace.id };
-  const create = () => b.request('/api/v1/tests', { method: 'POST', token: member, headers, json: { name: 'x', tool: 'k6', script: 'x' } });
+  const create = () => b.request('/api/v1/tests', { method: 'POST', token: member, headers, json: { name: 'x', tool: 'k6', script: 'export default function () {}' } });
   expect((await create()).status).toBe(201);
   const members = (await (await a.request('/api/v1/members', { token: owner })).json()) as { user_id: string; username: string }[];
   const memberId = members.find((m) => m.username === 'replica-member')!.user_id;

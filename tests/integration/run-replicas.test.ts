@@ -153,7 +153,10 @@ test('cancel on B stops the tool on A\'s agent', async () => {
   const id = await startOn(b, `#!/bin/sh\necho started\nsleep ${marker} &\nwait\n`);
   const [pid] = await waitFor(async () => processTreeOf(marker), (found) => found.length === 2);
   expect(processAlive(pid)).toBe(true);
-  const stream = sse(b, id);
+  // Open before the cancel (headers back: B has looked at the run and seen it going), else a stream B gets to after
+  // the cancel rightly answers the ended run with one `done` and no lines.
+  const opened = await fetch(`${b.url}/api/v1/tasks/${id}/log-stream`, { headers: { authorization: `Bearer ${jwtA}` } });
+  const stream = readSse(opened);
   expect((await call(b, `/tasks/${id}`, { method: 'DELETE' })).status).toBe(204);
   await waitFor(async () => processAlive(pid), (alive) => !alive, 15_000);
   const { events } = await stream;

@@ -98,6 +98,7 @@ describe('tasks: errors and security', () => {
     [{ testId: 'nope' }, 404, 'test not found'],
     [{ testId: 'VALID', transport: 'carrier-pigeon' }, 400, 'transport'],
     [{ testId: 'VALID', machineIds: [crypto.randomUUID()] }, 404, 'not found'],
+    [{ testId: 'VALID', machineIds: [''] }, 404, 'machine "" not found'],
     [{ testId: 'VALID', configId: crypto.randomUUID() }, 404, 'config not found'],
     [{ testId: 'VALID', extra: 1 }, 400, 'extra'],
   ])('start %p -> %d', async (body, status, mentions) => {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { minimalScripts } from '../../../tests/fixtures/minimal-scripts.ts';
 import { startTestService, type TestService } from '../../../tests/helpers/test-service.ts';
 
 let ts: TestService;
@@ -52,7 +53,7 @@ describe('tests: happy paths', () => {
 
   test('every tool of the enum and an explicit status are accepted', async () => {
     for (const tool of ['k6', 'jmeter', 'locust', 'artillery', 'gatling', 'custom']) {
-      const { response, body } = await createTest(alice, { tool, status: 'active' });
+      const { response, body } = await createTest(alice, { tool, status: 'active', script: minimalScripts[tool] });
       expect(response.status).toBe(201);
       expect(body).toMatchObject({ tool, status: 'active' });
     }
@@ -69,8 +70,8 @@ describe('tests: happy paths', () => {
     const body = (await patched.json()) as Record<string, unknown>;
     expect(body).toMatchObject({ id: created.id, name: 'Checkout v2', status: 'archived', script: k6Script, tool: 'k6' });
     expect(Date.parse(body.updated_at as string)).toBeGreaterThanOrEqual(Date.parse(created.updated_at as string));
-    const script = await ts.request(`/api/v1/tests/${created.id}`, { method: 'PATCH', token: alice, json: { script: 'echo 2' } });
-    expect(((await script.json()) as { script: string }).script).toBe('echo 2');
+    const script = await ts.request(`/api/v1/tests/${created.id}`, { method: 'PATCH', token: alice, json: { script: 'export default function () {}' } });
+    expect(((await script.json()) as { script: string }).script).toBe('export default function () {}');
   });
 
   test('delete answers 204 and the test leaves the list', async () => {
@@ -111,6 +112,18 @@ describe('tests: errors', () => {
     const huge = await createTest(alice, { script: 'x'.repeat(3 * 1024 * 1024) });
     expect(huge.response.status).toBe(413);
     expect(huge.body.error).toBe('payload_too_large');
+  });
+
+  test("a script its tool's plugin refuses is a 400 when saved, on create and on patch, and nothing changes", async () => {
+    const bad = await createTest(alice, { script: 'console.log("no default export")' });
+    expect(bad.response.status).toBe(400);
+    expect(bad.body).toMatchObject({ error: 'bad_request' });
+    expect(bad.body.message).toContain('the script is not a valid k6 test: a k6 script must export a default function');
+    const { body: created } = await createTest(alice);
+    const patch = await ts.request(`/api/v1/tests/${created.id}`, { method: 'PATCH', token: alice, json: { script: 'let x = 1;' } });
+    expect(patch.status).toBe(400);
+    const listed = (await (await ts.request('/api/v1/tests', { token: alice })).json()) as { id: string; script: string }[];
+    expect(listed.find((t) => t.id === created.id)!.script).toBe(k6Script);
   });
 
   test('patch: empty body, the tool, an unknown field are 400', async () => {

@@ -142,7 +142,7 @@ describe('members', () => {
     const gina = await user('gina');
     await addMember(owner.token, gina.name, 'member');
     const headers = { 'x-workspace-id': owner.workspaceId };
-    const create = () => ts.request('/api/v1/tests', { method: 'POST', token: gina.token, headers, json: { name: 't', tool: 'k6', script: 'x' } });
+    const create = () => ts.request('/api/v1/tests', { method: 'POST', token: gina.token, headers, json: { name: 't', tool: 'k6', script: 'export default function () {}' } });
     expect((await create()).status).toBe(201);
     const ginaId = await memberId(owner.token, gina.name);
     await ts.request(`/api/v1/members/${ginaId}`, { method: 'PATCH', token: owner.token, json: { role: 'viewer' } });
@@ -212,15 +212,15 @@ describe('plan limits and the audit log', () => {
 
     let lastId = '';
     for (let i = 0; i < 25; i++) {
-      const ok = await ts.request('/api/v1/tests', { method: 'POST', token: owner.token, json: { name: `t${i}`, tool: 'k6', script: 'x' } });
+      const ok = await ts.request('/api/v1/tests', { method: 'POST', token: owner.token, json: { name: `t${i}`, tool: 'k6', script: 'export default function () {}' } });
       expect(ok.status).toBe(201);
       lastId = ((await ok.json()) as { id: string }).id;
     }
-    const over = await ts.request('/api/v1/tests', { method: 'POST', token: owner.token, json: { name: 'over', tool: 'k6', script: 'x' } });
+    const over = await ts.request('/api/v1/tests', { method: 'POST', token: owner.token, json: { name: 'over', tool: 'k6', script: 'export default function () {}' } });
     expect(((await over.json()) as { error: string }).error).toBe('plan_limit_tests');
     // Deleting one frees a slot.
     await ts.request(`/api/v1/tests/${lastId}`, { method: 'DELETE', token: owner.token });
-    expect((await ts.request('/api/v1/tests', { method: 'POST', token: owner.token, json: { name: 'fits', tool: 'k6', script: 'x' } })).status).toBe(201);
+    expect((await ts.request('/api/v1/tests', { method: 'POST', token: owner.token, json: { name: 'fits', tool: 'k6', script: 'export default function () {}' } })).status).toBe(201);
   });
 
   test('the audit log pages newest first, names actor and target, and needs view_audit_log', async () => {

@@ -64,7 +64,8 @@ export function createTaskService(ctx: RunContext, lifecycle: RunLifecycle, disp
       if (machineIds.length > 0) {
         const found = machineIds.every(isUuid) ? await em.find(Machine, { id: { $in: machineIds }, workspaceId }) : [];
         const missing = machineIds.find((id) => !found.some((m) => m.id === id));
-        if (missing) throw notFound(`machine ${missing}`);
+        // An empty id is missing too (`find` returns it, and '' is falsy).
+        if (missing !== undefined) throw notFound(`machine ${JSON.stringify(missing)}`);
       }
       if (input.configId !== undefined) {
         if (!isUuid(input.configId) || !(await em.findOne(LoadConfigEntity, { id: input.configId.toLowerCase(), workspaceId }))) {
