@@ -57,6 +57,7 @@ export function loadConfig(env: Env): Readonly<Config> {
     trustedProxies: parseList(env.TRUSTED_PROXIES),
     localAgent: parseBoolean(env, 'LOCAL_AGENT', databaseUrl === undefined),
     agentSandbox: parseBoolean(env, 'AGENT_SANDBOX', true) ? 'on' : 'off',
+    metricsToken: blankToUndefined(env.METRICS_TOKEN),
     smtpUrl: blankToUndefined(env.SMTP_URL),
     defaultPlan: blankToUndefined(env.DEFAULT_PLAN) ?? 'enterprise',
     plugins: parseList(env.LOADPLANE_PLUGINS),
@@ -75,7 +76,7 @@ export function loadConfig(env: Env): Readonly<Config> {
     const variable = property?.description ?? first.path;
     // A URL's password is a secret too (DATABASE_URL=postgre://user:pw@db): shown without it.
     const shown =
-      variable.includes('PASSWORD') || variable.includes('SECRET')
+      variable.includes('PASSWORD') || variable.includes('SECRET') || variable.includes('TOKEN')
         ? '(hidden)'
         : JSON.stringify(typeof first.value === 'string' ? first.value.replace(/(\/\/[^/@\s]*?:)[^/@\s]*@/g, '$1***@') : first.value);
     throw new ConfigError(`${variable} is invalid: ${first.message} (got ${shown})`);

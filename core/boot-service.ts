@@ -51,6 +51,10 @@ import { createDashboardService } from './services/dashboards.ts';
 import { createEnvVarService } from './services/env-vars.ts';
 import { createGitRepoService } from './services/git-repos/git-repos.ts';
 import { createGitSyncWorker, type GitSyncLimits } from './services/git-repos/git-sync-worker.ts';
+import { createMetricQueryService } from './services/metrics/metric-queries.ts';
+import { createPrometheusApi } from './services/metrics/prometheus-api.ts';
+import { createServiceHealth } from './services/metrics/service-health.ts';
+import { createMetricsRetention, metricsRetentionEveryMillis, metricsRetentionJob } from './services/metrics/metrics-retention.ts';
 
 /** The job that syncs queued git repositories, and the pubsub topic that wakes it on the replicas that run jobs. */
 export const gitSyncJob = 'git-repos:sync';
@@ -81,6 +85,8 @@ export interface ServiceSettings {
   /** 0: no deadline for pending tasks. */
   pendingTimeoutSeconds: number;
   workers: boolean;
+  /** Bearer token for GET /metrics; unset: loopback callers only. */
+  metricsToken?: string;
 }
 
 /** What boot works out before the plugins start, for the composition root's plugin config slices. */
@@ -124,6 +130,8 @@ export interface BootOptions {
   gitSyncEveryMillis?: number;
   /** Lower sync limits (tests of the byte budget and the deadline); the defaults are in core/domain/git-repo-rules.ts. */
   gitSyncLimits?: Partial<GitSyncLimits>;
+  /** How often the metrics retention job runs (default hourly). */
+  metricsRetentionEveryMillis?: number;
   /** Durable background jobs (Agenda on PostgreSQL); in-process timers when absent. */
   jobQueue?: (database: Database) => Promise<JobQueue>;
   /** How often the run sweep runs (default one second). */
@@ -244,6 +252,12 @@ export async function bootService(options: BootOptions): Promise<Service> {
       jobQueue.define(gitSyncJob, () => gitSync.wake());
       await jobQueue.every(gitSyncJob, options.gitSyncEveryMillis ?? 30_000);
     }
+    // Run time series older than the workspace's plan keeps are pruned by a job, on the replicas that run jobs.
+    if (settings.workers) {
+      const retention = createMetricsRetention({ db: database });
+      jobQueue.define(metricsRetentionJob, async () => void (await retention.prune()));
+      await jobQueue.every(metricsRetentionJob, options.metricsRetentionEveryMillis ?? metricsRetentionEveryMillis);
+    }
     const gitSyncQueued = () => {
       if (gitSync) void gitSync.wake();
       else void pubsub.publish(gitSyncTopic, '').catch((error) => logger.warn('could not wake the git sync', { error: String(error) }));
@@ -273,6 +287,8 @@ export async function bootService(options: BootOptions): Promise<Service> {
       envVars,
       dashboards: createDashboardService({ db: database }),
       gitRepos: createGitRepoService({ db: database, guard: outboundGuard, secrets: secretBox, queued: gitSyncQueued }),
+      metricQueries: createMetricQueryService({ db: database }),
+      prometheus: createPrometheusApi({ db: database }),
       streams: runs.context.streams,
       agentSessions: runs.sessions,
       live,
@@ -284,6 +300,8 @@ export async function bootService(options: BootOptions): Promise<Service> {
       logger,
       maxBodyBytes: settings.maxBodyBytes,
       trustedProxies: settings.trustedProxies.map((entry) => parseCidr(entry)!),
+      serviceHealth: createServiceHealth({ db: database, version: serviceVersion }),
+      metricsToken: settings.metricsToken,
       version: serviceVersion,
       pluginRoutes: kernel.getAll(httpRoutesCapability),
       assets: options.assets,

@@ -7,6 +7,8 @@ export interface PlanLimits {
   tests: number | null;
   /** How long runs and their logs are kept. */
   retentionDays: number;
+  /** How long run time series (task_metric_points) are kept; older points are deleted by the job metrics:retention. */
+  metricsRetentionDays: number;
   /** MCP tool calls per workspace and calendar month. */
   aiToolCallsPerMonth: number;
   /** Tasks waiting for a machine at once; past it POST /tasks answers 429 too_many_pending_tasks. */
@@ -14,9 +16,9 @@ export interface PlanLimits {
 }
 
 export const planLimits = {
-  starter: { apiTokensPerUser: 0, machines: 2, tests: 25, retentionDays: 7, aiToolCallsPerMonth: 100, pendingTasks: 20 },
-  scale: { apiTokensPerUser: 1, machines: 25, tests: 500, retentionDays: 90, aiToolCallsPerMonth: 5_000, pendingTasks: 200 },
-  enterprise: { apiTokensPerUser: 5, machines: null, tests: null, retentionDays: 365, aiToolCallsPerMonth: 50_000, pendingTasks: 1_000 },
+  starter: { apiTokensPerUser: 0, machines: 2, tests: 25, retentionDays: 7, metricsRetentionDays: 7, aiToolCallsPerMonth: 100, pendingTasks: 20 },
+  scale: { apiTokensPerUser: 1, machines: 25, tests: 500, retentionDays: 90, metricsRetentionDays: 30, aiToolCallsPerMonth: 5_000, pendingTasks: 200 },
+  enterprise: { apiTokensPerUser: 5, machines: null, tests: null, retentionDays: 365, metricsRetentionDays: 90, aiToolCallsPerMonth: 50_000, pendingTasks: 1_000 },
 } as const satisfies Record<string, PlanLimits>;
 
 export type PlanName = keyof typeof planLimits;

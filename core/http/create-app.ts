@@ -7,7 +7,7 @@ import type { StaticAssets } from '../ports/static-assets.ts';
 import { apiDocs } from './api-docs.ts';
 import { noteClientAddress } from './client-address.ts';
 import { errorResponse, isDomainError } from './error-mapper.ts';
-import { hasBody, isChunked, isJsonType, lengthRequired, notJson, readJsonBody, tooLarge } from './read-body.ts';
+import { hasBody, isChunked, isJsonType, lengthRequired, notJson, readBodyText, readJsonBody, tooLarge } from './read-body.ts';
 import type { Authenticate } from './authenticate.ts';
 import type { DocumentedRoute } from './openapi-document.ts';
 import { createRouteMethods, type PathMethods } from './route-methods.ts';
@@ -24,10 +24,14 @@ import { envVarRoutes } from './routes/env-vars.ts';
 import { gitRepoRoutes } from './routes/git-repos.ts';
 import { notificationPreferenceRoutes } from './routes/notification-preferences.ts';
 import { machineRoutes } from './routes/machines.ts';
+import { metricRoutes } from './routes/metrics.ts';
+import { prometheusRoutes } from './routes/prometheus.ts';
 import { taskRoutes } from './routes/tasks.ts';
 import { testRoutes } from './routes/tests.ts';
 import { workspaceRoutes } from './routes/workspace.ts';
 import { describeValidationError } from './validation-message.ts';
+import { serviceMetricsRoute } from './service-metrics-route.ts';
+import type { ServiceHealth } from '../services/metrics/service-health.ts';
 import type { Cidr } from '../domain/ip-address.ts';
 
 export interface AppOptions extends RouteDeps {
@@ -38,13 +42,41 @@ export interface AppOptions extends RouteDeps {
   assets: StaticAssets | null;
   /** Reverse proxies whose X-Forwarded-For names the client (TRUSTED_PROXIES), for per-address limits. */
   trustedProxies?: readonly Cidr[];
+  /** The service's own metrics (GET /metrics) and the token that opens them to non-loopback callers. */
+  serviceHealth: ServiceHealth;
+  metricsToken?: string;
 }
 
 export function createApp(options: AppOptions) {
   const { logger, maxBodyBytes, trustedProxies = [] } = options;
+
   // The app's own route list, read lazily: every route is registered before the first request arrives.
   let registered: () => readonly DocumentedRoute[] = () => [];
   const methodsOf = createRouteMethods(() => registered());
+  /** The answer to an error of any route: our own verdicts as they are, validation as 400, a bug as 500 (logged). */
+  async function answerError(code: unknown, error: unknown, request: Request): Promise<Response> {
+    if (isDomainError(error)) return errorResponse(error);
+    if (error instanceof ValidationError || code === 'VALIDATION') {
+      const { message } = describeValidationError(error as ValidationError);
+      return errorResponse(new DomainError('bad_request', message));
+    }
+    switch (code) {
+      case 'PARSE': {
+        // Our JSON reader's own verdicts (too large, malformed at position N) arrive as the parse error's cause.
+        const cause = (error as Error).cause;
+        if (isDomainError(cause)) return errorResponse(cause);
+        return errorResponse(new DomainError('bad_request', 'the request body could not be parsed'));
+      }
+      case 'NOT_FOUND':
+        return notRouted(request, methodsOf(new URL(request.url).pathname), options.authenticate);
+      case 'INVALID_COOKIE_SIGNATURE':
+        return errorResponse(new DomainError('bad_request', 'invalid cookie signature'));
+    }
+    // A bug: log it with its stack, answer without one.
+    logger.error('unhandled error', { method: request.method, url: request.url, error: String(error), stack: (error as Error)?.stack });
+    return errorResponse(new DomainError('internal_error', 'internal server error'));
+  }
+
   // normalize: false makes unknown body fields a 400 (additionalProperties: false) instead of silently dropping them.
   const app = new Elysia({ name: 'loadplane', normalize: false })
     // The body limit is ours, on every runtime (the Bun entry lifts Bun's own, which answers an empty 413): a declared
@@ -56,32 +88,22 @@ export function createApp(options: AppOptions) {
       if (declared !== null && Number(declared) > maxBodyBytes) return errorResponse(tooLarge(maxBodyBytes));
       if (isChunked(request) && !new URL(request.url).pathname.startsWith('/api/v1/')) return errorResponse(lengthRequired());
     })
-    .onError({ as: 'global' }, ({ code, error, request }) => {
-      if (isDomainError(error)) return errorResponse(error);
-      if (error instanceof ValidationError || code === 'VALIDATION') {
-        const { message } = describeValidationError(error as ValidationError);
-        return errorResponse(new DomainError('bad_request', message));
-      }
-      switch (code) {
-        case 'PARSE': {
-          // Our JSON reader's own verdicts (too large, malformed at position N) arrive as the parse error's cause.
-          const cause = (error as Error).cause;
-          if (isDomainError(cause)) return errorResponse(cause);
-          return errorResponse(new DomainError('bad_request', 'the request body could not be parsed'));
-        }
-        case 'NOT_FOUND':
-          return notRouted(request, methodsOf(new URL(request.url).pathname), options.authenticate);
-        case 'INVALID_COOKIE_SIGNATURE':
-          return errorResponse(new DomainError('bad_request', 'invalid cookie signature'));
-      }
-      // A bug: log it with its stack, answer without one.
-      logger.error('unhandled error', { method: request.method, url: request.url, error: String(error), stack: (error as Error)?.stack });
-      return errorResponse(new DomainError('internal_error', 'internal server error'));
+    .onError({ as: 'global' }, async ({ code, error, request, set }) => {
+      // The status goes into the context too, so the response counter (onAfterResponse) sees it.
+      const answer = await answerError(code, error, request);
+      set.status = answer.status;
+      return answer;
     })
     .get('/healthz', () => ({ status: 'ok' as const }), {
       response: { 200: t.Object({ status: t.Literal('ok') }, { title: 'Health' }) },
       detail: { tags: ['Service'], summary: 'Liveness: 200 once the service accepts requests' },
     })
+    // Every answer counts toward GET /metrics, whichever hook produced it.
+    .onAfterResponse({ as: 'global' }, ({ set, response }) => {
+      const status = response instanceof Response ? response.status : Number(set.status ?? 200);
+      options.serviceHealth.countResponse(Number.isFinite(status) ? status : 200);
+    })
+    .use(serviceMetricsRoute({ health: options.serviceHealth, metricsToken: options.metricsToken }))
     .use(apiDocs({ assets: options.assets, version: options.version, maxBodyBytes, routes: () => registered() }));
 
   for (const plugin of options.pluginRoutes) app.use(plugin.routes);
@@ -95,6 +117,10 @@ export function createApp(options: AppOptions) {
       // that takes another media type (OTLP protobuf, say) needs its own bounded reader and a carve-out here.
       .onParse(async ({ request, contentType }) => {
         if (isJsonType(contentType)) return (await readJsonBody(request, maxBodyBytes)) ?? null;
+        // Prometheus clients POST their queries as forms: the text, bounded like JSON, for the route to read.
+        if (contentType?.trim().toLowerCase() === 'application/x-www-form-urlencoded' && new URL(request.url).pathname.startsWith('/api/v1/prometheus/')) {
+          return await readBodyText(request, maxBodyBytes);
+        }
         if (hasBody(request)) throw notJson(contentType);
         return null;
       })
@@ -110,6 +136,8 @@ export function createApp(options: AppOptions) {
       .use(envVarRoutes(options))
       .use(dashboardRoutes(options))
       .use(gitRepoRoutes(options))
+      .use(metricRoutes(options))
+      .use(prometheusRoutes(options))
       .use(notificationPreferenceRoutes(options))
       .use(agentRoutes(options)),
   );

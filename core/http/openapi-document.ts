@@ -14,7 +14,7 @@ export interface DocumentedRoute {
     query?: unknown;
     params?: unknown;
     response?: unknown;
-    detail?: { hide?: boolean; tags?: string[]; summary?: string; description?: string; responses?: Record<string, Json> };
+    detail?: { hide?: boolean; tags?: string[]; summary?: string; description?: string; responses?: Record<string, Json>; requestBody?: Json };
   };
 }
 
@@ -96,7 +96,7 @@ export function buildOpenApiDocument(routes: readonly DocumentedRoute[], options
     const method = route.method.toLowerCase();
     const authenticated = Boolean(routePolicies[policyKey(route.method, route.path)]);
     const paged = isPageQuery(hooks.query);
-    const hasBody = Boolean(hooks.body);
+    const hasBody = Boolean(hooks.body) || Boolean(hooks.detail?.requestBody);
     const operation: Json = {
       operationId: operationId(route.method, route.path),
       tags: hooks.detail?.tags,
@@ -105,9 +105,11 @@ export function buildOpenApiDocument(routes: readonly DocumentedRoute[], options
       security: authenticated ? [{ bearerAuth: [] }] : [],
       parameters: parametersOf(route, hooks, components, authenticated, paged),
     };
-    if (hasBody) {
+    if (hooks.body) {
       operation.requestBody = { required: true, content: { 'application/json': { schema: components.convert(hooks.body) } } };
     }
+    // A body that is not JSON (the Prometheus API's forms) is described by its route.
+    if (hooks.detail?.requestBody) operation.requestBody = hooks.detail.requestBody;
     operation.responses = responsesOf(route, hooks, components, { authenticated, paged, hasBody });
     (paths[openApiPath(route.path)] ??= {})[method] = JSON.parse(JSON.stringify(operation)) as Json;
   }

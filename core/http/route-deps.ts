@@ -17,6 +17,8 @@ import type { WebhookService } from '../services/webhooks/webhooks.ts';
 import type { DashboardService } from '../services/dashboards.ts';
 import type { EnvVarService } from '../services/env-vars.ts';
 import type { GitRepoService } from '../services/git-repos/git-repos.ts';
+import type { MetricQueryService } from '../services/metrics/metric-queries.ts';
+import type { PrometheusApi } from '../services/metrics/prometheus-api.ts';
 import type { Authenticate } from './authenticate.ts';
 import type { LiveSessions } from './live-sessions.ts';
 
@@ -37,6 +39,8 @@ export interface RouteDeps {
   envVars: EnvVarService;
   dashboards: DashboardService;
   gitRepos: GitRepoService;
+  metricQueries: MetricQueryService;
+  prometheus: PrometheusApi;
   /** This replica's live task streams. */
   streams: StreamHub;
   agentSessions: AgentSessions;

@@ -86,6 +86,19 @@ export const routePolicies: Readonly<Record<string, RoutePolicy>> = {
   'PATCH /api/v1/git-repos/:id': { scope: 'tests:write', permission: 'manage_tests' },
   'DELETE /api/v1/git-repos/:id': { scope: 'tests:write', permission: 'manage_tests' },
   'POST /api/v1/git-repos/:id/sync': { scope: 'tests:write', permission: 'manage_tests' },
+  // Run time series: the spec's metrics:read.
+  'GET /api/v1/prometheus/api/v1/query': { scope: 'metrics:read' },
+  'POST /api/v1/prometheus/api/v1/query': { scope: 'metrics:read' },
+  'GET /api/v1/prometheus/api/v1/query_range': { scope: 'metrics:read' },
+  'POST /api/v1/prometheus/api/v1/query_range': { scope: 'metrics:read' },
+  'GET /api/v1/prometheus/api/v1/labels': { scope: 'metrics:read' },
+  'POST /api/v1/prometheus/api/v1/labels': { scope: 'metrics:read' },
+  'GET /api/v1/prometheus/api/v1/label/:name/values': { scope: 'metrics:read' },
+  'POST /api/v1/prometheus/api/v1/label/:name/values': { scope: 'metrics:read' },
+  'GET /api/v1/prometheus/api/v1/series': { scope: 'metrics:read' },
+  'POST /api/v1/prometheus/api/v1/series': { scope: 'metrics:read' },
+  'GET /api/v1/metrics/catalog': { scope: 'metrics:read' },
+  'GET /api/v1/metrics/query': { scope: 'metrics:read' },
   // An agent registers its machine and runs assignments: both scopes, and the right to manage machines.
   'GET /api/v1/agent': { scope: ['machines:write', 'runs:write'], permission: 'manage_machines' },
 };

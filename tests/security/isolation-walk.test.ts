@@ -13,6 +13,7 @@ import { buildIsolationWorld, type Call, histogram, type Json, rawAgent as rawAg
 import { freePort } from '../helpers/service-process.ts';
 import { readSse, upgradeAttempt } from '../helpers/stream-clients.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
+import { insertPoints } from '../helpers/metric-points.ts';
 
 let ts: TestService;
 let base: string;
@@ -26,6 +27,13 @@ beforeAll(async () => {
   ts = await startTestService({ port: await freePort(), env: { WEBHOOK_ALLOW_HOSTS: '127.0.0.1' } });
   base = await ts.listen();
   ({ a, b, call } = await buildIsolationWorld(ts, base));
+  // A's run has a time series (from A's own machine), so the metric routes have something of A's to keep from B.
+  const now = Math.floor(Date.now() / 1000);
+  await insertPoints(
+    ts,
+    { workspaceId: a.workspaceId, taskId: String(a.task.id), testId: String(a.test.id) },
+    [1, 2, 3].map((s) => ({ machineId: String(a.machine.id), t: now - s, latencies: [5, 6], errors: 1 })),
+  );
 }, 120_000);
 
 afterAll(async () => {
@@ -129,9 +137,19 @@ async function agentReportsOnForeignAssignment() {
     `select machine_id, status from task_assignments where id = '${assignmentId}'`,
   )) as { machine_id: string; status: string }[];
   expect(rows).toEqual([{ machine_id: String(a.machine.id), status: 'running' }]);
-  const points = (await ts.service.database.fork().getConnection().execute(`select count(*)::int as n from task_metric_points where task_id = '${a.task.id}'`)) as { n: number }[];
+  // A's run keeps only the points of A's own machine (the walk seeded some); none of the intruder's landed on it.
+  const points = (await ts.service.database.fork().getConnection().execute(
+    `select count(*)::int as n from task_metric_points where task_id = '${a.task.id}' and machine_id <> '${a.machine.id}'`,
+  )) as { n: number }[];
   expect(points[0]!.n).toBe(0);
 }
+
+/** A's own metric call: 200 only when A's answer holds `expected` (A's run id): the routes do read A's series. */
+const ownMetric = (path: string, expected: string, method = 'GET') => async () => {
+  const response = await call(a.jwt, method, path);
+  const text = await response.text();
+  return response.status === 200 && text.includes(expected) ? 200 : new Response(text, { status: response.status === 200 ? 500 : response.status });
+};
 
 function cases(): Record<string, RouteCase> {
   const task = () => [String(a.task.id), String(a.task.public_id)];
@@ -432,6 +450,54 @@ function cases(): Record<string, RouteCase> {
         await probe('config in use', t, 'DELETE', `/configs/${a.config.id}`),
       ],
       own: { status: 204, call: () => call(a.jwt, 'DELETE', `/configs/${a.spareConfig.id}`) },
+    },
+    'GET /api/v1/metrics/catalog': {
+      clean: { status: 200, call: (t) => call(t, 'GET', '/metrics/catalog') },
+      own: { status: 200, call: ownMetric('/metrics/catalog', String(a.task.id)) },
+    },
+    'GET /api/v1/metrics/query': {
+      clean: { status: 200, call: (t) => call(t, 'GET', `/metrics/query?metric=latency_p95&start=-1h&by=run,machine,test&run=${a.task.id}`) },
+      own: { status: 200, call: ownMetric(`/metrics/query?metric=latency_p95&start=-1h&run=${a.task.id}`, String(a.task.id)) },
+    },
+    'GET /api/v1/prometheus/api/v1/query': {
+      clean: { status: 200, call: (t) => call(t, 'GET', `/prometheus/api/v1/query?query=${encodeURIComponent(`sum by (run, machine, test) (rate(loadplane_requests_total{run="${a.task.id}"}[1h]))`)}`) },
+      own: { status: 200, call: ownMetric(`/prometheus/api/v1/query?query=${encodeURIComponent(`sum by (run, machine, test) (rate(loadplane_requests_total{run="${a.task.id}"}[1h]))`)}`, String(a.task.id), 'GET') },
+    },
+    'POST /api/v1/prometheus/api/v1/query': {
+      clean: { status: 200, call: (t) => call(t, 'POST', `/prometheus/api/v1/query?query=${encodeURIComponent(`sum by (run, machine, test) (rate(loadplane_requests_total{run="${a.task.id}"}[1h]))`)}`) },
+      own: { status: 200, call: ownMetric(`/prometheus/api/v1/query?query=${encodeURIComponent(`sum by (run, machine, test) (rate(loadplane_requests_total{run="${a.task.id}"}[1h]))`)}`, String(a.task.id), 'POST') },
+    },
+    'GET /api/v1/prometheus/api/v1/query_range': {
+      clean: { status: 200, call: (t) => call(t, 'GET', `/prometheus/api/v1/query_range?query=${encodeURIComponent('sum by (run, machine, test) (rate(loadplane_requests_total[5m]))')}&start=${Math.floor(Date.now() / 1000) - 600}&end=${Math.floor(Date.now() / 1000)}&step=60`) },
+      own: { status: 200, call: ownMetric(`/prometheus/api/v1/query_range?query=${encodeURIComponent('sum by (run, machine, test) (rate(loadplane_requests_total[5m]))')}&start=${Math.floor(Date.now() / 1000) - 600}&end=${Math.floor(Date.now() / 1000)}&step=60`, String(a.task.id), 'GET') },
+    },
+    'POST /api/v1/prometheus/api/v1/query_range': {
+      clean: { status: 200, call: (t) => call(t, 'POST', `/prometheus/api/v1/query_range?query=${encodeURIComponent('sum by (run, machine, test) (rate(loadplane_requests_total[5m]))')}&start=${Math.floor(Date.now() / 1000) - 600}&end=${Math.floor(Date.now() / 1000)}&step=60`) },
+      own: { status: 200, call: ownMetric(`/prometheus/api/v1/query_range?query=${encodeURIComponent('sum by (run, machine, test) (rate(loadplane_requests_total[5m]))')}&start=${Math.floor(Date.now() / 1000) - 600}&end=${Math.floor(Date.now() / 1000)}&step=60`, String(a.task.id), 'POST') },
+    },
+    'GET /api/v1/prometheus/api/v1/labels': {
+      clean: { status: 200, call: (t) => call(t, 'GET', `/prometheus/api/v1/labels`) },
+      own: { status: 200, call: ownMetric(`/prometheus/api/v1/labels`, '__name__', 'GET') },
+    },
+    'POST /api/v1/prometheus/api/v1/labels': {
+      clean: { status: 200, call: (t) => call(t, 'POST', `/prometheus/api/v1/labels`) },
+      own: { status: 200, call: ownMetric(`/prometheus/api/v1/labels`, '__name__', 'POST') },
+    },
+    'GET /api/v1/prometheus/api/v1/label/:name/values': {
+      clean: { status: 200, call: (t) => call(t, 'GET', `/prometheus/api/v1/label/run/values`) },
+      own: { status: 200, call: ownMetric(`/prometheus/api/v1/label/run/values`, String(a.task.id), 'GET') },
+    },
+    'POST /api/v1/prometheus/api/v1/label/:name/values': {
+      clean: { status: 200, call: (t) => call(t, 'POST', `/prometheus/api/v1/label/run/values`) },
+      own: { status: 200, call: ownMetric(`/prometheus/api/v1/label/run/values`, String(a.task.id), 'POST') },
+    },
+    'GET /api/v1/prometheus/api/v1/series': {
+      clean: { status: 200, call: (t) => call(t, 'GET', `/prometheus/api/v1/series?match[]=${encodeURIComponent(`{run="${a.task.id}"}`)}`) },
+      own: { status: 200, call: ownMetric(`/prometheus/api/v1/series?match[]=${encodeURIComponent(`{run="${a.task.id}"}`)}`, String(a.task.id), 'GET') },
+    },
+    'POST /api/v1/prometheus/api/v1/series': {
+      clean: { status: 200, call: (t) => call(t, 'POST', `/prometheus/api/v1/series?match[]=${encodeURIComponent(`{run="${a.task.id}"}`)}`) },
+      own: { status: 200, call: ownMetric(`/prometheus/api/v1/series?match[]=${encodeURIComponent(`{run="${a.task.id}"}`)}`, String(a.task.id), 'POST') },
     },
     'GET /api/v1/agent': {
       custom: agentReportsOnForeignAssignment,

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { LatencyHistogram } from './histogram.ts';
+import { LatencyHistogram, mergedPercentile } from './histogram.ts';
 
 /** Exact nearest-rank percentile of raw samples. */
 function exact(samples: number[], percent: number): number {
@@ -72,4 +72,32 @@ describe('LatencyHistogram', () => {
     huge.record(10 * 3_600_000);
     expect(huge.max).toBe(3_600_000);
   });
+});
+
+test('mergeEncoded adds an encoded histogram exactly as decode + merge does', () => {
+  const H = LatencyHistogram;
+  const a = new H();
+  const b = new H();
+  for (let i = 1; i <= 500; i++) a.record(i * 0.37);
+  for (let i = 1; i <= 300; i++) b.record(i * 13.1);
+  const viaDecode = new H().merge(H.decode(a.encode())).merge(H.decode(b.encode()));
+  const viaEncoded = new H().mergeEncoded(a.encode()).mergeEncoded(b.encode());
+  expect(viaEncoded.encode()).toEqual(viaDecode.encode());
+  for (const p of [50, 95, 99, 99.9]) expect(viaEncoded.percentile(p)).toBe(viaDecode.percentile(p));
+  expect(() => new H().mergeEncoded({ ...a.encode(), count: 1 })).toThrow('does not match');
+});
+
+test('mergedPercentile over encoded buckets answers what percentile of the merge answers', () => {
+  const parts = [0.37, 13.1, 2.5, 900].map((scale, i) => {
+    const h = new LatencyHistogram();
+    for (let j = 1; j <= 200 + i * 50; j++) h.record(j * scale);
+    return h;
+  });
+  const merged = new LatencyHistogram();
+  for (const part of parts) merged.merge(part);
+  const encoded = parts.map((part) => part.encode());
+  for (const p of [1, 50, 95, 99, 99.9, 100]) {
+    expect(mergedPercentile(encoded.map((e) => e.buckets), p, Math.max(...encoded.map((e) => e.max)))).toBe(merged.percentile(p));
+  }
+  expect(mergedPercentile([], 95, 0)).toBe(0);
 });

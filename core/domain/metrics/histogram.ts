@@ -120,6 +120,44 @@ export class LatencyHistogram {
     };
   }
 
+  /**
+   * Adds an encoded histogram's samples straight into this one (no intermediate histogram): how queries merge thousands
+   * of stored intervals. Same result as `merge(LatencyHistogram.decode(encoded))`.
+   */
+  mergeEncoded(encoded: EncodedHistogram): this {
+    if (!encoded || encoded.v !== 1 || typeof encoded.buckets !== 'string') throw new Error('not an encoded histogram (v1)');
+    const binary = atob(encoded.buckets);
+    let offset = 0;
+    let index = 0;
+    let total = 0;
+    while (offset < binary.length) {
+      for (let field = 0; field < 2; field++) {
+        let value = 0;
+        let scale = 1;
+        for (;;) {
+          if (offset >= binary.length) throw new Error('truncated histogram');
+          const byte = binary.charCodeAt(offset++);
+          value += (byte & 0x7f) * scale;
+          if (byte < 0x80) break;
+          scale *= 0x80;
+        }
+        if (field === 0) index += value;
+        else {
+          this.counts.set(index, (this.counts.get(index) ?? 0) + value);
+          total += value;
+        }
+      }
+    }
+    if (total !== encoded.count) throw new Error('histogram count does not match its buckets');
+    this.count += total;
+    this.sumMicros += encoded.sum;
+    if (total > 0) {
+      this.minMicros = Math.min(this.minMicros, encoded.min);
+      this.maxMicros = Math.max(this.maxMicros, encoded.max);
+    }
+    return this;
+  }
+
   static decode(encoded: EncodedHistogram): LatencyHistogram {
     if (!encoded || encoded.v !== 1 || typeof encoded.buckets !== 'string') throw new Error('not an encoded histogram (v1)');
     const histogram = new LatencyHistogram();
@@ -151,4 +189,68 @@ export class LatencyHistogram {
     histogram.sumMicros = encoded.sum;
     return histogram;
   }
+}
+
+/** Counts by bucket index for `mergedPercentile`, reused between calls (zeroed where touched). */
+let scratch = new Float64Array(0);
+
+/**
+ * The percentile (ms) of the merge of many encoded histograms, given their buckets (`EncodedHistogram.buckets`) and the
+ * largest sample (µs): what `percentile` of their merge answers, without building it. Counts go into one dense array,
+ * which is several times faster than a Map when a query merges thousands of stored intervals.
+ */
+export function mergedPercentile(buckets: readonly string[], percent: number, maxMicros: number): number {
+  const size = indexOf(maxTrackableMicros) + 1;
+  if (scratch.length < size) scratch = new Float64Array(size);
+  let total = 0;
+  let low = size;
+  let high = -1;
+  for (const encoded of buckets) {
+    const binary = atob(encoded);
+    let offset = 0;
+    let index = 0;
+    while (offset < binary.length) {
+      let delta = 0;
+      let scale = 1;
+      for (;;) {
+        const byte = binary.charCodeAt(offset++);
+        delta += (byte & 0x7f) * scale;
+        if (byte < 0x80 || offset >= binary.length) break;
+        scale *= 0x80;
+      }
+      let count = 0;
+      scale = 1;
+      for (;;) {
+        if (offset >= binary.length) throw new Error('truncated histogram');
+        const byte = binary.charCodeAt(offset++);
+        count += (byte & 0x7f) * scale;
+        if (byte < 0x80) break;
+        scale *= 0x80;
+      }
+      index += delta;
+      if (index >= size) throw new Error('histogram bucket out of range');
+      scratch[index]! += count;
+      total += count;
+      if (index < low) low = index;
+      if (index > high) high = index;
+    }
+  }
+  let answer = 0;
+  if (total > 0) {
+    if (percent >= 100) answer = maxMicros / 1000;
+    else {
+      const rank = Math.max(1, Math.ceil((percent / 100) * total));
+      let seen = 0;
+      answer = maxMicros / 1000;
+      for (let index = low; index <= high; index++) {
+        seen += scratch[index]!;
+        if (seen >= rank) {
+          answer = Math.min(highestOf(index), maxMicros) / 1000;
+          break;
+        }
+      }
+    }
+  }
+  if (high >= low) scratch.fill(0, low, high + 1);
+  return answer;
 }

@@ -14,6 +14,8 @@ const concrete = (path: string) => path.replace(':id', webhookId);
 function listRoutes() {
   return ts.service.app.routes
     .filter((route) => route.method === 'GET' && route.path.startsWith('/api/v1/'))
+    // The metric catalog is the fixed list of metric definitions (ten), not a collection of resources: never paged.
+    .filter((route) => route.path !== '/api/v1/metrics/catalog')
     .filter((route) => ((route.hooks as { response?: Record<string, { type?: string }> }).response?.[200]?.type ?? '') === 'array')
     .map((route) => ({ path: route.path, query: (route.hooks as { query?: { properties?: object } }).query }));
 }

@@ -41,6 +41,7 @@ const WorkspaceView = t.Object(
       machines: t.Nullable(Integer()),
       tests: t.Nullable(Integer()),
       retentionDays: Integer(),
+      metricsRetentionDays: Integer(),
       aiToolCallsPerMonth: Integer(),
     }),
     role: Role,

@@ -1,0 +1,149 @@
+/**
+ * /metrics/catalog and /metrics/query through the REST API: sums and rates per step, percentiles from merged histograms
+ * (not averaged), label filters (equality, regex, negation), bad input, scopes, and tenant isolation.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { createMetricRun, insertPoints, type MetricRun } from '../../../tests/helpers/metric-points.ts';
+import { startTestService, type TestService } from '../../../tests/helpers/test-service.ts';
+import { LatencyHistogram } from '../../domain/metrics/histogram.ts';
+
+let ts: TestService;
+let owner: string;
+let run: MetricRun;
+const machineA = '00000000-0000-4000-8000-00000000000a';
+const machineB = '00000000-0000-4000-8000-00000000000b';
+/** A minute-aligned base, an hour ago. */
+const base = Math.floor(Date.now() / 1000 / 60) * 60 - 3600;
+
+// Machine A is fast (10 ms), machine B slow (100..190 ms) and sends a twentieth of the requests: the merged p95 is 10 ms,
+// the average of the two machines' p95 would be about 100 ms.
+const fast = Array.from({ length: 190 }, () => 10);
+const slow = Array.from({ length: 10 }, (_, i) => 100 + i * 10);
+
+type Query = { metric: string; unit: string; step: number; by: string[]; series: { labels: Record<string, string>; points: [number, number][] }[] };
+const get = (path: string, token = owner) => ts.request(`/api/v1/metrics${path}`, { token });
+const query = async (params: string, token = owner) => {
+  const response = await get(`/query?${params}`, token);
+  expect(response.status).toBe(200);
+  return (await response.json()) as Query;
+};
+const range = `start=${base}&end=${base + 60}`;
+
+beforeAll(async () => {
+  ts = await startTestService();
+  owner = await ts.createUser('metrics-owner');
+  run = await createMetricRun(ts, owner);
+  const points = [];
+  for (let s = 1; s <= 60; s++) {
+    points.push({ machineId: machineA, t: base + s, latencies: fast, errors: s <= 10 ? 9 : 0 });
+    points.push({ machineId: machineB, t: base + s, latencies: slow });
+  }
+  await insertPoints(ts, run, points);
+});
+afterAll(() => ts.stop());
+
+describe('metrics: catalog', () => {
+  test('lists the metrics with the labels and values of the workspace runs; empty for a workspace without any', async () => {
+    const catalog = (await (await get('/catalog')).json()) as { name: string; unit: string; labels: { name: string; values: string[] }[] }[];
+    expect(catalog.map((m) => m.name)).toContain('latency_p95');
+    const p95 = catalog.find((m) => m.name === 'latency_p95')!;
+    expect(p95.unit).toBe('ms');
+    expect(p95.labels).toEqual([
+      { name: 'run', values: [run.taskId] },
+      { name: 'machine', values: expect.arrayContaining([machineA, machineB]) },
+      { name: 'test', values: [run.testId] },
+    ]);
+    const other = await ts.createUser('metrics-other');
+    expect(await (await get('/catalog', other)).json()).toEqual([]);
+  });
+});
+
+describe('metrics: query', () => {
+  test('requests are summed per step and rates divide by the step', async () => {
+    const requests = await query(`metric=requests&${range}&step=10s`);
+    expect(requests).toMatchObject({ metric: 'requests', unit: 'requests', step: 10, by: ['run'] });
+    expect(requests.series).toHaveLength(1);
+    expect(requests.series[0]!.labels).toEqual({ run: run.taskId });
+    expect(requests.series[0]!.points).toEqual(Array.from({ length: 6 }, (_, i) => [base + (i + 1) * 10, 2000]));
+    const rate = await query(`metric=request_rate&${range}&step=10s&by=machine`);
+    expect(rate.series.map((s) => [s.labels.machine, s.points[0]![1]])).toEqual([
+      [machineA, 190],
+      [machineB, 10],
+    ]);
+    const errors = await query(`metric=error_ratio&${range}&step=30s&by=`);
+    expect(errors.series).toEqual([{ labels: {}, points: [[base + 30, 90 / 6000], [base + 60, 0]] }]);
+  });
+
+  test('percentiles per step come from the merged histogram of every machine, never from averaged percentiles', async () => {
+    const merged = new LatencyHistogram();
+    for (const ms of [...fast, ...slow]) merged.record(ms);
+    const p95 = await query(`metric=latency_p95&${range}&step=10s`);
+    expect(p95.series[0]!.points.map(([, v]) => v)).toEqual(Array(6).fill(merged.percentile(95)));
+    expect(merged.percentile(95)).toBeCloseTo(10, 1);
+    const p99 = await query(`metric=latency_p99&${range}&step=60s`);
+    expect(p99.series[0]!.points).toEqual([[base + 60, merged.percentile(99)]]);
+    expect(merged.percentile(99)).toBeGreaterThan(100);
+    const perMachine = await query(`metric=latency_p95&${range}&step=60s&by=machine`);
+    const p95Of = (values: number[]) => {
+      const one = new LatencyHistogram();
+      for (const ms of values) one.record(ms);
+      return one.percentile(95);
+    };
+    expect(perMachine.series.map((s) => s.points[0]![1])).toEqual([p95Of(fast), p95Of(slow)]);
+    // What averaging the machines' percentiles would have said instead.
+    expect((p95Of(fast) + p95Of(slow)) / 2).toBeGreaterThan(90);
+  });
+
+  test('label filters: equality, negation, regex (anchored), negated regex; repeated filters all hold', async () => {
+    const machines = async (filter: string) => (await query(`metric=requests&${range}&step=60s&by=machine&${filter}`)).series.map((s) => s.labels.machine);
+    expect(await machines(`machine=${machineA}`)).toEqual([machineA]);
+    expect(await machines(`machine=!${machineA}`)).toEqual([machineB]);
+    expect(await machines(`machine=~.*0b`)).toEqual([machineB]);
+    expect(await machines(`machine=~0b`)).toEqual([]); // anchored, as in Prometheus
+    expect(await machines(`machine=!~.*0b`)).toEqual([machineA]);
+    expect(await machines(`machine=~.*&machine=!${machineB}`)).toEqual([machineA]);
+    expect(await machines(`run=${run.taskId}`)).toEqual([machineA, machineB]);
+    expect(await machines('run=not-a-uuid')).toEqual([]);
+    // Default range: the last hour; nothing of ours is newer than base + 60.
+    expect((await query('metric=requests&start=-10m')).series).toEqual([]);
+  });
+
+  test('bad input is a clear 400', async () => {
+    const cases: [string, RegExp][] = [
+      ['', /metric/],
+      ['metric=nope', /unknown metric nope/],
+      [`metric=requests&machine=~(unclosed`, /bad regular expression for machine/],
+      [`metric=requests&color=red`, /unknown parameter color/],
+      [`metric=requests&start=0&end=${base}&step=1s`, /at most 11000 per series/],
+      [`metric=requests&start=${base}&end=${base - 10}`, /end must be after start/],
+      [`metric=requests&start=yesterday`, /start must be unix seconds/],
+      [`metric=requests&step=0`, /step must be a positive duration/],
+      [`metric=requests&step=500ms`, /step must be at least 1s/],
+      [`metric=requests&by=colour`, /by names labels/],
+      [`metric=requests&metric=errors`, /metric may be given once/],
+    ];
+    for (const [params, message] of cases) {
+      const response = await get(`/query?${params}`);
+      expect(response.status, params).toBe(400);
+      const body = (await response.json()) as { error: string; message: string };
+      expect(body.error, params).toBe('bad_request');
+      expect(body.message, params).toMatch(message);
+    }
+  });
+});
+
+describe('metrics: access', () => {
+  test('API tokens need metrics:read; another workspace never sees these runs, even when it names them', async () => {
+    const scoped = await ts.apiToken('metrics-runs-only', ['runs:read']);
+    expect((await get('/catalog', scoped.token)).status).toBe(403);
+    expect((await get(`/query?metric=requests`, scoped.token)).status).toBe(403);
+    const reader = await ts.apiToken('metrics-reader', ['metrics:read']);
+    expect((await get('/catalog', reader.token)).status).toBe(200);
+    const foreign = await query(`metric=requests&${range}&run=${run.taskId}`, reader.token);
+    expect(foreign.series).toEqual([]);
+    const regex = await query(`metric=latency_p95&${range}&machine=~.*&by=machine`, reader.token);
+    expect(regex.series).toEqual([]);
+    expect((await get('/catalog')).status).toBe(200);
+    expect((await ts.request('/api/v1/metrics/catalog')).status).toBe(401);
+  });
+});

@@ -1,0 +1,94 @@
+/**
+ * GET /metrics/catalog and GET /metrics/query over the workspace's run time series: a metric, a time range, label
+ * filters and a step; series grouped by the labels named in `by` (default: one per run, machines merged).
+ */
+import { compileMatcher, parseFilterValue } from '../../domain/metrics/label-matchers.ts';
+import { queryMetricNamed, queryMetrics } from '../../domain/metrics/query-metrics.ts';
+import { type RunLabelName, runLabelNames, seriesKey } from '../../domain/metrics/run-series.ts';
+import { parseDuration, parseTime } from '../../domain/metrics/time-params.ts';
+import { badRequest } from '../../kernel/errors.ts';
+import type { Database } from '../../ports/database.ts';
+import type { Caller } from '../caller.ts';
+import { sqlOf } from '../sql.ts';
+import { listRunLabelSets } from './run-series-store.ts';
+import { aggregateSteps } from './step-aggregates.ts';
+
+/** Points per series at most (Prometheus' own limit): past it the caller picks a longer step. */
+export const maxPointsPerSeries = 11_000;
+/** Steps a default step aims at. */
+const defaultSteps = 250;
+/** Values per label the catalog lists, most recent first. */
+export const catalogValueLimit = 1_000;
+
+export interface MetricQueryView {
+  metric: string;
+  unit: string;
+  start: number;
+  end: number;
+  step: number;
+  by: string[];
+  series: { labels: Record<string, string>; points: [number, number][] }[];
+}
+
+const isLabel = (name: string): name is RunLabelName => (runLabelNames as readonly string[]).includes(name);
+const reserved = new Set(['metric', 'start', 'end', 'step', 'by']);
+
+export function createMetricQueryService(deps: { db: Database; now?: () => number }) {
+  const sql = sqlOf(deps.db);
+  const nowSeconds = () => (deps.now?.() ?? Date.now()) / 1000;
+
+  async function catalog(caller: Caller) {
+    const sets = await listRunLabelSets(sql, caller.workspace.workspaceId, null, catalogValueLimit * 4);
+    if (sets.length === 0) return [];
+    const labels = runLabelNames.map((name) => ({ name, values: [...new Set(sets.map((set) => set[name]))].slice(0, catalogValueLimit) }));
+    return queryMetrics.map(({ name, unit, description }) => ({ name, unit, description, labels }));
+  }
+
+  async function query(caller: Caller, params: Record<string, string | string[] | undefined>): Promise<MetricQueryView> {
+    const one = (name: string) => {
+      const value = params[name];
+      if (Array.isArray(value)) throw badRequest(`${name} may be given once`);
+      return value;
+    };
+    const metricName = one('metric');
+    if (!metricName) throw badRequest(`metric is required: one of ${queryMetrics.map((m) => m.name).join(', ')}`);
+    const metric = queryMetricNamed(metricName);
+    if (!metric) throw badRequest(`unknown metric ${metricName}: one of ${queryMetrics.map((m) => m.name).join(', ')}`);
+    const now = nowSeconds();
+    const end = one('end') ? parseTime(one('end')!, 'end', now) : now;
+    const start = one('start') ? parseTime(one('start')!, 'start', now) : end - 3600;
+    if (!(end > start)) throw badRequest('end must be after start');
+    const stepRaw = one('step');
+    const step = stepRaw ? parseDuration(stepRaw, 'step') : Math.max(1, Math.ceil((end - start) / defaultSteps));
+    if (step < 1) throw badRequest('step must be at least 1s (points are stored per second at best)');
+    const steps = Math.ceil((end - start) / step);
+    if (steps > maxPointsPerSeries) {
+      throw badRequest(`the range holds ${steps} steps of ${step}s; at most ${maxPointsPerSeries} per series: use a longer step or a shorter range`);
+    }
+    const byRaw = one('by');
+    const by = byRaw === undefined ? ['run'] : byRaw.split(',').map((s) => s.trim()).filter(Boolean);
+    for (const name of by) if (!isLabel(name)) throw badRequest(`by names labels: ${runLabelNames.join(', ')}; got ${name}`);
+
+    const matchers = [];
+    for (const [name, value] of Object.entries(params)) {
+      if (reserved.has(name) || value === undefined) continue;
+      if (!isLabel(name)) throw badRequest(`unknown parameter ${name}: filter by the labels ${runLabelNames.join(', ')}`);
+      for (const raw of Array.isArray(value) ? value : [value]) matchers.push(compileMatcher(parseFilterValue(name, raw)));
+    }
+
+    const groups = await aggregateSteps(sql, { workspaceId: caller.workspace.workspaceId, start, end, step, by: by as RunLabelName[], matchers, metric });
+    const series = groups.map(({ labels, steps: values }) => ({
+      labels,
+      points: values.flatMap(({ at, aggregate }): [number, number][] => {
+        const value = metric.value(aggregate, step);
+        return value === null ? [] : [[at, value]];
+      }),
+    }));
+    series.sort((a, b) => seriesKey(a.labels).localeCompare(seriesKey(b.labels)));
+    return { metric: metric.name, unit: metric.unit, start, end, step, by, series };
+  }
+
+  return { catalog, query };
+}
+
+export type MetricQueryService = ReturnType<typeof createMetricQueryService>;
