@@ -3,6 +3,7 @@ package loadplane
 import (
 	"bytes"
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -116,4 +117,32 @@ func TestTheIntervalArgument(t *testing.T) {
 
 func outputParams(argument string) output.Params {
 	return output.Params{ConfigArgument: argument, StdOut: &bytes.Buffer{}}
+}
+
+// testdata/snapshot-lines.txt is what the agent's parser reads in plugins/load-tool-k6/k6-tool.test.ts: 100 requests
+// of (1 + 1.5 i) ms at epoch ms 1700000000000 + i, every 7th failed, in parts of at most 40 buckets.
+// LOADPLANE_UPDATE_GOLDEN=1 go test rewrites it.
+func TestSnapshotLinesGolden(t *testing.T) {
+	registry := metrics.NewRegistry()
+	aggregator := NewAggregator()
+	for i := 0; i < 100; i++ {
+		at := time.UnixMilli(1_700_000_000_000 + int64(i))
+		aggregator.AddContainers([]metrics.SampleContainer{samplesOf(registry, at, 1+1.5*float64(i), i%7 == 0)})
+	}
+	var out bytes.Buffer
+	if err := WriteSnapshots(&out, aggregator.Take(40)); err != nil {
+		t.Fatal(err)
+	}
+	if os.Getenv("LOADPLANE_UPDATE_GOLDEN") == "1" {
+		if err := os.WriteFile("testdata/snapshot-lines.txt", out.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	golden, err := os.ReadFile("testdata/snapshot-lines.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.String() != string(golden) {
+		t.Fatalf("snapshot lines changed:\n%s\nwant:\n%s", out.String(), golden)
+	}
 }
