@@ -5,7 +5,10 @@
  * counts requests, so every leg is measured the same way: requests / (last request - first request).
  *
  *   ./node_modules/.bin/bun bench/engine-overhead.ts [--engines k6,jmeter,...] [--vus 20] [--duration 15s] [--rounds 3]
+ *     [--max-other 15] [--attempts 3]
  *
+ * A leg during which other processes (other people's work on a shared machine) used more than --max-other % of one
+ * core is run again, up to --attempts times; the table keeps the last attempt and says how many it took.
  * Each engine is bench/engine-overhead/<tool>.ts exporting `leg` (bench/engine-overhead/leg.ts). The aim is agent /
  * alone >= 0.97 for every engine.
  */
@@ -32,7 +35,9 @@ import {
   waitForDoneEvent,
 } from './runs/harness.ts';
 
-const { flags } = parseFlags(Bun.argv.slice(2), { engines: 'k6', vus: '20', duration: '15s', rounds: '3' });
+const { flags } = parseFlags(Bun.argv.slice(2), { engines: 'k6', vus: '20', duration: '15s', rounds: '3', 'max-other': '15', attempts: '3' });
+const maxOther = Number(flags['max-other']);
+const attempts = Math.max(1, Number(flags.attempts));
 const vus = Number(flags.vus);
 const duration = flags.duration;
 const durationS = parseDuration(duration) / 1000;
@@ -55,6 +60,7 @@ interface LegResult {
   rate: number;
   cpu: Record<string, number | null>;
   reported?: { totalRequests: number; requestsPerSec: number };
+  attempts?: number;
 }
 
 async function loadLeg(tool: string): Promise<EngineLeg> {
@@ -151,7 +157,7 @@ async function prepare(runs: RunsService, leg: EngineLeg, target: CountingTarget
 function engineSection(leg: EngineLeg, results: LegResult[], version: string | undefined): string[] {
   const rows = results.map((r) => [
     String(r.round),
-    r.mode,
+    `${r.mode}${(r.attempts ?? 1) > 1 ? ` (attempt ${r.attempts})` : ''}`,
     fmtInt(r.requests),
     fmt(r.seconds, 2),
     fmtInt(r.rate),
@@ -190,8 +196,14 @@ async function main() {
       byEngine.set(leg.tool, results);
       for (let round = 1; round <= rounds; round++) {
         for (const mode of ['alone', 'agent'] as const) {
-          console.error(`engine-overhead: ${leg.tool} round ${round} ${mode}`);
-          results.push(await runLeg(mode, round, { runs, agentPid: agent.pid, target, leg, testId, configId }));
+          for (let attempt = 1; ; attempt++) {
+            console.error(`engine-overhead: ${leg.tool} round ${round} ${mode}${attempt > 1 ? ` (attempt ${attempt})` : ''}`);
+            const result = await runLeg(mode, round, { runs, agentPid: agent.pid, target, leg, testId, configId });
+            if ((result.cpu.other ?? 0) <= maxOther || attempt >= attempts) {
+              results.push({ ...result, attempts: attempt });
+              break;
+            }
+          }
         }
       }
     }
@@ -210,7 +222,7 @@ async function main() {
     '',
     machine.markdown,
     '- Target: Bun.serve on 127.0.0.1 answering 200 `ok`, in its own process; engine, target, agent and service share the machine',
-    '- Before every leg the benchmark waits (up to 90 s) for the machine to be quiet; "other processes" is what else ran meanwhile',
+    `- Before every leg the benchmark waits (up to 90 s) for the machine to be quiet; "other processes" is what else ran meanwhile; a leg where they took over ${maxOther} % of a core ran again (up to ${attempts} attempts)`,
     '',
     markdownTable(['engine', 'agent / alone per round', 'agent / alone of the means', '≥ 0.97'], summary),
     '',
