@@ -59,6 +59,8 @@ interface LegResult {
   seconds: number;
   rate: number;
   cpu: Record<string, number | null>;
+  /** The engine's CPU time per request (µs): what the agent's extras cost inside the engine, whatever the machine's speed. */
+  engineMicrosPerRequest: number;
   reported?: { totalRequests: number; requestsPerSec: number };
   attempts?: number;
 }
@@ -141,7 +143,8 @@ async function runLeg(mode: Mode, round: number, ctx: Context): Promise<LegResul
   cpu.quietBefore = quiet.quiet ? 1 : 0;
   const count = await target.count();
   const seconds = (count.lastAt - count.firstAt) / 1000;
-  return { tool: leg.tool, mode, round, requests: count.requests, seconds, rate: count.requests / seconds, cpu, reported };
+  const engineMicrosPerRequest = (engineCpuSeconds / count.requests) * 1e6;
+  return { tool: leg.tool, mode, round, requests: count.requests, seconds, rate: count.requests / seconds, cpu, engineMicrosPerRequest, reported };
 }
 
 const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
@@ -161,22 +164,24 @@ function engineSection(leg: EngineLeg, results: LegResult[], version: string | u
     fmtInt(r.requests),
     fmt(r.seconds, 2),
     fmtInt(r.rate),
+    fmt(r.engineMicrosPerRequest, 1),
     `${leg.processName} ${fmtInt(r.cpu.engine ?? NaN)}%, target ${fmtInt(r.cpu.target ?? NaN)}%, agent ${fmtInt(r.cpu.agent ?? NaN)}%, service ${fmtInt(r.cpu.server ?? NaN)}%, softirq ${fmtInt(r.cpu.softirq ?? NaN)}%, other processes ${fmtInt(r.cpu.other ?? NaN)}%${r.cpu.quietBefore ? '' : ' (machine NOT quiet before)'}`,
     r.reported ? `${fmtInt(r.reported.totalRequests)} req, ${fmtInt(r.reported.requestsPerSec)}/s` : '',
   ]);
   return [
     `### ${leg.tool}${version ? ` (${version} as the agent found it)` : ''}`,
     '',
-    markdownTable(['round', 'leg', 'requests (target)', 'first→last s', 'req/s (target)', 'CPU, % of one core', 'task record'], rows),
+    markdownTable(['round', 'leg', 'requests (target)', 'first→last s', 'req/s (target)', `${leg.processName} CPU µs/request`, 'CPU, % of one core', 'task record'], rows),
     '',
   ];
 }
 
-function ratios(results: LegResult[]): { perRound: number[]; ofMeans: number } {
+function ratios(results: LegResult[]): { perRound: number[]; ofMeans: number; cpuRatio: number } {
   const rate = (mode: Mode, round: number) => results.find((r) => r.mode === mode && r.round === round)?.rate ?? NaN;
   const perRound = Array.from({ length: rounds }, (_, i) => rate('agent', i + 1) / rate('alone', i + 1));
   const ofMeans = mean(results.filter((r) => r.mode === 'agent').map((r) => r.rate)) / mean(results.filter((r) => r.mode === 'alone').map((r) => r.rate));
-  return { perRound, ofMeans };
+  const cpu = (mode: Mode) => mean(results.filter((r) => r.mode === mode).map((r) => r.engineMicrosPerRequest));
+  return { perRound, ofMeans, cpuRatio: cpu('agent') / cpu('alone') };
 }
 
 async function main() {
@@ -214,8 +219,8 @@ async function main() {
   }
 
   const summary = legs.map((leg) => {
-    const { perRound, ofMeans } = ratios(byEngine.get(leg.tool) ?? []);
-    return [leg.tool, perRound.map((v) => fmt(v, 3)).join(', '), `**${fmt(ofMeans, 3)}**`, ofMeans >= 0.97 ? 'yes' : 'no'];
+    const { perRound, ofMeans, cpuRatio } = ratios(byEngine.get(leg.tool) ?? []);
+    return [leg.tool, perRound.map((v) => fmt(v, 3)).join(', '), `**${fmt(ofMeans, 3)}**`, ofMeans >= 0.97 ? 'yes' : 'no', fmt(cpuRatio, 3)];
   });
   const out = [
     `## Engine overhead: each engine alone vs through the agent (${vus} VUs, ${duration}, ${rounds} alternating rounds)`,
@@ -224,7 +229,7 @@ async function main() {
     '- Target: Bun.serve on 127.0.0.1 answering 200 `ok`, in its own process; engine, target, agent and service share the machine',
     `- Before every leg the benchmark waits (up to 90 s) for the machine to be quiet; "other processes" is what else ran meanwhile; a leg where they took over ${maxOther} % of a core ran again (up to ${attempts} attempts)`,
     '',
-    markdownTable(['engine', 'agent / alone per round', 'agent / alone of the means', '≥ 0.97'], summary),
+    markdownTable(['engine', 'agent / alone per round', 'agent / alone of the means', '≥ 0.97', 'engine CPU per request, agent / alone'], summary),
     '',
     ...legs.flatMap((leg) => engineSection(leg, byEngine.get(leg.tool) ?? [], versions[leg.tool])),
   ];
