@@ -187,14 +187,18 @@ function ratios(results: LegResult[]): { perRound: number[]; ofMeans: number; cp
 async function main() {
   const legs = await Promise.all(engines.map(loadLeg));
   const machine = machineDescription();
-  const target = await startCountingTarget();
-  const runs = await startRunsService();
-  const { agent, machineId } = await startBenchAgent(runs, 'engine-overhead');
   const byEngine = new Map<string, LegResult[]>();
   const versions: Record<string, string> = {};
+  // Each piece is stopped even when a later one fails to start: nothing is left listening after the benchmark.
+  const target = await startCountingTarget();
+  let runs: RunsService | null = null;
+  let agent: Awaited<ReturnType<typeof startBenchAgent>>['agent'] | null = null;
   try {
+    runs = await startRunsService();
+    const started = await startBenchAgent(runs, 'engine-overhead');
+    agent = started.agent;
     const machines = await runs.api<{ id: string; tools?: { tool: string; version: string | null }[] }[]>('/machines');
-    for (const { tool, version } of machines.body.find((m) => m.id === machineId)?.tools ?? []) if (version) versions[tool] = version;
+    for (const { tool, version } of machines.body.find((m) => m.id === started.machineId)?.tools ?? []) if (version) versions[tool] = version;
     for (const leg of legs) {
       const { testId, configId } = await prepare(runs, leg, target);
       const results: LegResult[] = [];
@@ -213,8 +217,8 @@ async function main() {
       }
     }
   } finally {
-    await agent.kill();
-    await runs.stop();
+    await agent?.kill();
+    await runs?.stop();
     await target.stop();
   }
 
