@@ -5,7 +5,7 @@
 #   bash bench/run.sh auth-list        # one benchmark
 #   bash bench/run.sh auth-list pglite --duration 20s   # extra arguments go to the benchmark
 #   bash bench/run.sh profile-list     # diagnostic: CPU profile of the server under load (not run by default)
-#   bash bench/run.sh dispatch | log-path | k6-overhead   # the run path (docs/benchmarks.md, "Runs"); not run by default
+#   bash bench/run.sh dispatch | log-path | engine-overhead   # the run path (docs/benchmarks.md, "Runs"); not run by default
 #   bash bench/run.sh fleet | backlog   # many agents on one process; dispatch behind 1,000 pending tasks; not run by default
 #   bash bench/run.sh sandbox          # the tool sandbox's cost: k6 and custom, sandboxed vs not; start latency; not run by default
 #
@@ -14,7 +14,7 @@ set -euo pipefail
 
 cd "$(dirname "$0")/.."
 BUN=./node_modules/.bin/bun
-BENCHMARKS=(auth-list list-breakdown profile-list dispatch log-path k6-overhead fleet backlog sandbox webhooks)
+BENCHMARKS=(auth-list list-breakdown profile-list dispatch log-path engine-overhead fleet backlog sandbox webhooks)
 DEFAULT=(auth-list list-breakdown)
 
 usage() {
@@ -24,7 +24,7 @@ usage() {
   echo "  profile-list   [pglite|postgres] [--path /api/v1/tests] [--duration 10s] [--connections 64] [--top 30] [--keep DIR]" >&2
   echo "  dispatch       [pglite] [postgres] [--runs 50] [--warmup 5]" >&2
   echo "  log-path       [pglite|postgres] [--flood 1:200000,...] [--paced 1:1000,...] [--max-stored N] [--agent-batch-ms N] [--replicas 2 [--rounds 2]]" >&2
-  echo "  k6-overhead    [--vus 20] [--duration 15s] [--rounds 3] [--legs alone,json,agent]" >&2
+  echo "  engine-overhead [--engines k6,...] [--vus 20] [--duration 15s] [--rounds 3]" >&2
   echo "  fleet          [postgres|pglite] [--agents 10000] [--stages 100,1000] [--workers 2] [--runs 200] [--rest 30] [--profile DIR] [--quiet-wait 60]" >&2
   echo "  backlog        [--workspaces 100] [--per-workspace 10] [--runs 100] [--profile DIR] [--quiet-wait 60]" >&2
   echo "  sandbox        [--vus 10] [--duration 10s] [--rounds 3] [--iterations 40] [--e2e 15]" >&2

@@ -1,5 +1,5 @@
 /**
- * The k6-overhead benchmark's target, in its own process: answers every request on 127.0.0.1 with 200 `ok` at once and
+ * The engine-overhead benchmark's target, in its own process: answers every request on 127.0.0.1 with 200 `ok` at once and
  * counts them. Control endpoints (not counted): `GET /__reset` zeroes the count, `GET /__count` answers
  * `{requests, firstAt, lastAt}` (epoch ms of the first and last counted request). Prints its port on stdout.
  */

@@ -1,6 +1,7 @@
 /**
- * The k6 command for an assignment: `k6 run` with JSON sample output, and this machine's share of the load config as
- * CLI flags, which k6 ranks above the script's own options (https://grafana.com/docs/k6/latest/using-k6/k6-options/how-to/).
+ * The k6 command for an assignment: `k6 run` with the loadplane output (snapshot lines on stdout) when our k6 has the
+ * extension, else JSON sample output; and this machine's share of the load config as CLI flags, which k6 ranks above
+ * the script's own options (https://grafana.com/docs/k6/latest/using-k6/k6-options/how-to/).
  */
 import { type Assignment, formatDuration, isIdleShare, parseDuration, splitLoadConfig, type ToolCommand } from 'loadplane/plugin';
 
@@ -9,7 +10,12 @@ export const k6SampleFile = 'samples.jsonl';
 
 const k6Duration = (duration: string) => formatDuration(parseDuration(duration));
 
-export function k6Command(assignment: Assignment, binary: string): ToolCommand {
+export interface K6CommandOptions {
+  /** The binary has the loadplane output extension (`k6 version` lists `loadplane [output]`). */
+  snapshots?: boolean;
+}
+
+export function k6Command(assignment: Assignment, binary: string, options: K6CommandOptions = {}): ToolCommand {
   const env: Record<string, string> = {
     // k6 hands the process environment to scripts as __ENV, so scripts can tell machines apart.
     LOADPLANE_TASK_ID: assignment.taskId,
@@ -24,8 +30,9 @@ export function k6Command(assignment: Assignment, binary: string): ToolCommand {
     '--no-color',
     // No progress bars; the end-of-test summary is still printed and logged.
     '--quiet',
+    // The extension aggregates inside k6 and prints a snapshot every 500 ms; JSON costs k6 a line per sample.
     '--out',
-    `json=${k6SampleFile}`,
+    options.snapshots ? 'loadplane' : `json=${k6SampleFile}`,
   ];
   if (assignment.config) {
     const share = splitLoadConfig(assignment.config, assignment.machineIndex, assignment.machineCount);
@@ -42,5 +49,5 @@ export function k6Command(assignment: Assignment, binary: string): ToolCommand {
     }
   }
   argv.push(k6ScriptFile);
-  return { argv, env, files, sampleFile: k6SampleFile };
+  return options.snapshots ? { argv, env, files } : { argv, env, files, sampleFile: k6SampleFile };
 }

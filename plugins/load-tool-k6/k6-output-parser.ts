@@ -1,10 +1,14 @@
 /**
- * Reads a k6 run: the JSON sample file (`--out json`, one object per line, https://grafana.com/docs/k6/latest/results-output/real-time/json/)
- * gives requests, failures and latencies; stdout/stderr are the log (logfmt lines tidied) and hold the diagnostics.
+ * Reads a k6 run: requests, failures and latencies come from the loadplane output's snapshot lines on stdout (`--out
+ * loadplane`, k6-snapshot.ts) or, with a k6 without the extension, from the JSON sample file (`--out json`, one object
+ * per line, https://grafana.com/docs/k6/latest/results-output/real-time/json/); the other stdout/stderr lines are the
+ * log (logfmt lines tidied) and hold the diagnostics.
  */
-import { MetricRecorder, type ToolOutputParser } from 'loadplane/plugin';
+import type { ToolOutputParser } from 'loadplane/plugin';
 import { type K6Diagnostics, k6Outcome } from './k6-exit-codes.ts';
 import { formatK6LogLine, parseK6LogLine } from './k6-log-line.ts';
+import { K6MetricWindows } from './k6-metric-windows.ts';
+import { k6SnapshotPrefix, readK6Snapshot } from './k6-snapshot.ts';
 
 const wanted = new Set(['http_req_duration', 'http_reqs', 'http_req_failed']);
 
@@ -41,11 +45,16 @@ function readPoint(line: string): Point | null {
 }
 
 export function createK6Parser(now: () => number = Date.now): ToolOutputParser {
-  const recorder = new MetricRecorder(now);
+  const windows = new K6MetricWindows(now);
   const diagnostics: K6Diagnostics = {};
 
   return {
-    onOutput(_source, line) {
+    onOutput(source, line) {
+      if (source === 'out' && line.startsWith(k6SnapshotPrefix)) {
+        // A torn or foreign line with the prefix throws here; the agent then logs it as it is, which shows the fault.
+        windows.absorb(readK6Snapshot(line)!);
+        return null;
+      }
       const log = parseK6LogLine(line);
       if (!log) return line;
       if (log.level === 'error' || log.level === 'fatal') {
@@ -59,12 +68,12 @@ export function createK6Parser(now: () => number = Date.now): ToolOutputParser {
       const point = readPoint(line);
       if (!point || !Number.isFinite(point.value)) return;
       const at = epochMs(point.time, now());
-      if (point.metric === 'http_req_duration') recorder.latency(point.value, at);
-      else if (point.metric === 'http_reqs') recorder.count(point.value, 0, at);
-      else if (point.value !== 0) recorder.count(0, 1, at); // http_req_failed: a rate, 1 for a failed request
+      if (point.metric === 'http_req_duration') windows.latency(point.value, at);
+      else if (point.metric === 'http_reqs') windows.count(point.value, 0, at);
+      else if (point.value !== 0) windows.count(0, 1, at); // http_req_failed: a rate, 1 for a failed request
     },
-    takeInterval: (at) => recorder.takeInterval(at),
-    summary: () => recorder.summary(),
+    takeInterval: (at) => windows.takeInterval(at),
+    summary: () => windows.summary(),
     outcome: (exitCode, signal) => k6Outcome(exitCode, signal, diagnostics),
   };
 }

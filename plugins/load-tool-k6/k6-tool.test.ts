@@ -4,7 +4,9 @@ import { k6Command } from './k6-command.ts';
 import { k6Outcome } from './k6-exit-codes.ts';
 import { formatK6LogLine, parseK6LogLine } from './k6-log-line.ts';
 import { createK6Parser } from './k6-output-parser.ts';
+import { k6SnapshotPrefix } from './k6-snapshot.ts';
 import { createK6Tool, validateK6Script } from './k6-tool.ts';
+import snapshotLines from './xk6-output/testdata/snapshot-lines.txt' with { type: 'text' };
 
 const assignment = (overrides: Partial<Assignment> = {}): Assignment => ({
   assignmentId: 'as-1',
@@ -62,6 +64,14 @@ describe('command', () => {
     expect(command.sampleFile).toBeUndefined();
   });
 
+  test('with the loadplane output: --out loadplane and no sample file', () => {
+    const command = k6Command(assignment({ config: { vus: 4, duration: '2s' } }), '/opt/k6', { snapshots: true });
+    expect(command.argv).toEqual(['/opt/k6', 'run', '--no-usage-report', '--no-color', '--quiet', '--out', 'loadplane', '--vus', '4', '--duration', '2s', 'script.js']);
+    expect(command.sampleFile).toBeUndefined();
+    expect(createK6Tool({ binary: '/opt/k6', snapshots: true }).command(assignment()).argv).toContain('loadplane');
+    expect(createK6Tool({ binary: '/opt/k6' }).command(assignment()).argv).toContain('json=samples.jsonl');
+  });
+
   test('deterministic', () => {
     const a = assignment({ config: { vus: 5, duration: '3s' } });
     expect(k6Command(a, 'k6')).toEqual(k6Command(a, 'k6'));
@@ -102,6 +112,38 @@ describe('parser', () => {
     const summary = parser.summary();
     expect(summary.requests).toBe(3);
     expect(summary.errors).toBe(1);
+  });
+
+  test('snapshot lines of the Go extension (its golden file): counts and the very histogram TypeScript makes', () => {
+    const parser = createK6Parser(() => 1_699_999_999_000);
+    const lines = snapshotLines.trimEnd().split('\n');
+    expect(lines.length).toBeGreaterThanOrEqual(2); // one interval in parts, each a whole snapshot
+    for (const line of lines) expect(parser.onOutput('out', line)).toBeNull();
+    // What the Go test wrote: 100 requests of (1 + 1.5 i) ms at 1700000000000 + i ms, every 7th failed.
+    const expected = new LatencyHistogram();
+    for (let i = 0; i < 100; i++) expected.record(1 + 1.5 * i);
+    const interval = parser.takeInterval(1_700_000_001_000)!;
+    expect(interval.requests).toBe(100);
+    expect(interval.errors).toBe(15);
+    expect(interval.histogram).toEqual(expected.encode());
+    expect([interval.startedAt, interval.endedAt]).toEqual([1_700_000_000_000, 1_700_000_000_099]);
+    expect(parser.takeInterval(1_700_000_002_000)).toBeNull();
+    // The next interval adds up in the summary, which starts at the parser's creation.
+    parser.onOutput('out', lines[0]!);
+    expect(parser.takeInterval(1_700_000_003_000)!.requests).toBe(100);
+    const summary = parser.summary();
+    expect(summary.requests).toBe(200);
+    expect(summary.errors).toBe(30);
+    expect(LatencyHistogram.decode(summary.histogram).count).toBe(100 + JSON.parse(lines[0]!.slice(k6SnapshotPrefix.length)).histogram.count);
+    expect(summary.startedAt).toBe(1_699_999_999_000);
+  });
+
+  test('a snapshot line that does not read is logged, not counted; the prefix on stderr is a log line', () => {
+    const parser = createK6Parser();
+    expect(() => parser.onOutput('out', `${k6SnapshotPrefix}{"histogram":{"v":1,"buckets":"AQ=="`)).toThrow();
+    expect(() => parser.onOutput('out', `${k6SnapshotPrefix}{"histogram":{"v":1,"buckets":"","count":0,"min":0,"max":0,"sum":0},"requests":-1,"errors":0,"startedAt":1,"endedAt":1}`)).toThrow();
+    expect(parser.onOutput('err', `${k6SnapshotPrefix}{}`)).toBe(`${k6SnapshotPrefix}{}`);
+    expect(parser.takeInterval(Date.now())).toBeNull();
   });
 
   test('no output: an empty summary', () => {

@@ -1,4 +1,7 @@
-/** The `k6` load tool: validates k6 scripts, runs `k6 run` with this machine's share of the load, reads its JSON samples. */
+/**
+ * The `k6` load tool: validates k6 scripts, runs `k6 run` with this machine's share of the load, reads its metrics
+ * (the loadplane output's snapshots, or JSON samples from a k6 without it).
+ */
 import type { LoadTool, ProgramLookup } from 'loadplane/plugin';
 import { k6Command } from './k6-command.ts';
 import { createK6Parser } from './k6-output-parser.ts';
@@ -10,6 +13,8 @@ export interface K6ToolOptions {
   which?: ProgramLookup;
   /** k6's version as the host found it, reported by `available()`. */
   version?: string;
+  /** The binary has the loadplane output extension: runs aggregate inside k6 (`--out loadplane`), not through JSON. */
+  snapshots?: boolean;
 }
 
 // A default function, the functions scenarios `exec`, or (rarely) CommonJS exports: any one will do.
@@ -35,7 +40,7 @@ export function createK6Tool(options: K6ToolOptions = {}): LoadTool {
       if (!path) return { ok: false, reason: `k6 not found ("${binary}"): install k6, put it on PATH or set K6_BIN` };
       return options.version ? { ok: true, version: options.version } : { ok: true };
     },
-    command: (assignment) => k6Command(assignment, binary),
+    command: (assignment) => k6Command(assignment, binary, { snapshots: options.snapshots === true }),
     createParser: () => createK6Parser(),
   };
 }

@@ -1,20 +1,28 @@
 /**
  * The real k6 through runAssignment and the node process runner, against a local HTTP target that keeps its own count:
  * requests, error rate, percentiles and interval snapshots must agree with what the target saw; thresholds and cancel.
+ * Twice: with our k6's loadplane output (snapshots aggregated inside k6) and through JSON samples.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
+import { locateEngineOnHost } from '../../adapters/agent/engine-locator.ts';
 import { createNodeProcessRunner } from '../../adapters/process/node-process-runner.ts';
 import { type AssignmentResult, type LogLine, runAssignment } from '../../core/agent/run-assignment.ts';
-import type { Assignment, LoadConfig, MetricSnapshot } from '../../core/capabilities/load-tool.ts';
+import type { Assignment, LoadConfig, LoadTool, MetricSnapshot } from '../../core/capabilities/load-tool.ts';
 import { LatencyHistogram } from '../../core/domain/metrics/histogram.ts';
+import { k6OutputExtensionName, k6OutputProbe } from '../../plugins/load-tool-k6/engine.ts';
 import { createK6Tool } from '../../plugins/load-tool-k6/k6-tool.ts';
 import { findK6, k6MissingReason, requireOrSkip } from '../helpers/k6-binary.ts';
 
 const k6 = findK6();
 const runner = createNodeProcessRunner();
-const tool = createK6Tool({ binary: k6 ?? 'k6', which: runner.which });
+const probe = k6 ? await locateEngineOnHost(k6OutputProbe(k6), { env: process.env }) : null;
+const hasOutput = probe?.found === true && probe.version === k6OutputExtensionName;
 const baseEnv = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', LANG: 'C.UTF-8' };
-const ready = (suite: string) => requireOrSkip(k6 ? null : k6MissingReason, suite);
+
+const modes = [
+  { mode: 'loadplane output', tool: createK6Tool({ binary: k6 ?? 'k6', which: runner.which, snapshots: true }), missing: k6 && !hasOutput ? `${k6} has no loadplane output extension: run \`bash scripts/install-engines k6\`` : null },
+  { mode: 'JSON samples', tool: createK6Tool({ binary: k6 ?? 'k6', which: runner.which }), missing: null },
+];
 
 /** The target: `/slow` sleeps 1-20 ms, `/fast` answers at once; every 10th request (of all) is a 500. */
 const target = { requests: 0, errors: 0 };
@@ -46,7 +54,7 @@ function assignment(script: string, config: LoadConfig | null): Assignment {
   return { assignmentId: 'k6-it', taskId: 'k6-it-task', testId: 'k6-it-test', tool: 'k6', script, config, machineIndex: 0, machineCount: 1 };
 }
 
-async function run(script: string, config: LoadConfig | null, signal?: AbortSignal, onStarted?: (pid: number) => void) {
+async function run(tool: LoadTool, script: string, config: LoadConfig | null, signal?: AbortSignal, onStarted?: (pid: number) => void) {
   const logs: LogLine[] = [];
   const intervals: MetricSnapshot[] = [];
   const result: AssignmentResult = await runAssignment({
@@ -72,7 +80,9 @@ function groupGone(pid: number): boolean {
   }
 }
 
-describe('k6 against a local target', () => {
+describe.each(modes)('k6 against a local target ($mode)', ({ mode, tool, missing }) => {
+  const ready = (suite: string) => requireOrSkip(k6 ? missing : k6MissingReason, `${suite} (${mode})`);
+
   test('5 VUs for 3 s: counts, error rate and percentiles agree with the target', async () => {
     if (!ready('the k6 integration test')) return;
     // Three slow requests per fast one, so the median lands among the slow ones (≥ 1 ms).
@@ -85,7 +95,7 @@ export default function () {
   http.get('${url()}/fast');
 }
 `;
-    const { result, intervals, transcript } = await run(script, { vus: 5, duration: '3s' });
+    const { result, intervals, transcript } = await run(tool, script, { vus: 5, duration: '3s' });
     expect(result.startError, transcript).toBeUndefined();
     expect(result.outcome, transcript).toEqual({ status: 'completed' });
     expect(result.exitCode).toBe(0);
@@ -116,7 +126,7 @@ export default function () {
 
     const seconds = (summary.endedAt - summary.startedAt) / 1000;
     console.log(
-      `k6 5 VUs x 3s: ${summary.requests} requests, ${summary.errors} errors (${(errorRate * 100).toFixed(1)}%), ` +
+      `k6 (${mode}) 5 VUs x 3s: ${summary.requests} requests, ${summary.errors} errors (${(errorRate * 100).toFixed(1)}%), ` +
         `${Math.round(summary.requests / 3)} rps (over ${seconds.toFixed(1)} s incl. start-up: ${Math.round(summary.requests / seconds)} rps), ` +
         `p50 ${p50.toFixed(2)} ms, p95 ${p95.toFixed(2)} ms, p99 ${p99.toFixed(2)} ms, ${intervals.length} intervals`,
     );
@@ -131,7 +141,7 @@ export default function () {
   http.get('${url()}/fast');
 }
 `;
-    const { result, transcript } = await run(script, { vus: 2, duration: '1s' });
+    const { result, transcript } = await run(tool, script, { vus: 2, duration: '1s' });
     expect(result.exitCode, transcript).toBe(99);
     expect(result.outcome.status).toBe('failed');
     expect(result.outcome.reason).toMatch(/thresholds crossed/);
@@ -141,9 +151,9 @@ export default function () {
 
   test('a script error ends failed with k6\'s message', async () => {
     if (!ready('the k6 script-error test')) return;
-    const { result } = await run('export default function () { notDefinedAnywhere(); }\nexport const options = { iterations: 1 };', null);
+    const { result } = await run(tool, 'export default function () { notDefinedAnywhere(); }\nexport const options = { iterations: 1 };', null);
     // An exception inside an iteration is logged, not fatal; one in the init context is exit 107.
-    const initError = await run('notDefinedAnywhere();\nexport default function () {}', null);
+    const initError = await run(tool, 'notDefinedAnywhere();\nexport default function () {}', null);
     expect(result.outcome.status).toBe('completed');
     expect(initError.result.outcome.status).toBe('failed');
     expect(initError.result.outcome.reason).toMatch(/script error: .*notDefinedAnywhere.*\(exit code 107\)/);
@@ -159,7 +169,7 @@ export default function () {
 `;
     const controller = new AbortController();
     let pid = 0;
-    const running = run(script, { vus: 3, duration: '60s' }, controller.signal, (started) => (pid = started));
+    const running = run(tool, script, { vus: 3, duration: '60s' }, controller.signal, (started) => (pid = started));
     const deadline = Date.now() + 30_000;
     while (target.requests < 20 && Date.now() < deadline) await Bun.sleep(50);
     expect(target.requests).toBeGreaterThanOrEqual(20);
@@ -177,6 +187,6 @@ export default function () {
     // What k6 wrote before it died is kept; requests still in flight at the kill may be missing, never invented.
     expect(result.summary.requests).toBeGreaterThan(0);
     expect(result.summary.requests).toBeLessThanOrEqual(target.requests);
-    console.log(`k6 cancel: stopped ${stoppedIn} ms after abort (exit ${result.exitCode}), ${result.summary.requests} requests`);
+    console.log(`k6 (${mode}) cancel: stopped ${stoppedIn} ms after abort (exit ${result.exitCode}), ${result.summary.requests} requests`);
   }, 60_000);
 });
