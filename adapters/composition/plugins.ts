@@ -26,6 +26,7 @@ export const builtinPlugins: Readonly<Record<string, BuiltinPlugin>> = {
   'notify-email': { on: ['server'], load: () => import('../../plugins/notify-email/index.ts') },
   'load-tool-custom': { on: ['server', 'agent'], load: () => import('../../plugins/load-tool-custom/index.ts') },
   'load-tool-k6': { on: ['server', 'agent'], load: () => import('../../plugins/load-tool-k6/index.ts') },
+  'load-tool-jmeter': { on: ['server', 'agent'], load: () => import('../../plugins/load-tool-jmeter/index.ts') },
 };
 
 /** The built-in plugins a host loads; the embedded identity provider only when no external one is configured. */
