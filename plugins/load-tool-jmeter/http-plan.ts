@@ -6,11 +6,12 @@
 export interface HttpPlanOptions {
   /** The URL each sample GETs (http or https). */
   url: string;
-  threads?: number;
+  /** A number, or a JMeter expression such as `${__P(threads,1)}`. */
+  threads?: number | string;
   /** Iterations per thread; -1 loops until `durationS` ends. */
   loops?: number;
   /** With the scheduler on: the thread group stops after this many seconds. */
-  durationS?: number;
+  durationS?: number | string;
   /** Extra elements in the thread group, beside the sampler (each followed by its own `<hashTree/>`). */
   extra?: string;
 }
@@ -33,8 +34,8 @@ export function httpPlan(options: HttpPlanOptions): string {
     </TestPlan>
     <hashTree>
       <ThreadGroup guiclass="ThreadGroupGui" testclass="ThreadGroup" testname="Users">
-        <intProp name="ThreadGroup.num_threads">${options.threads ?? 1}</intProp>
-        <intProp name="ThreadGroup.ramp_time">0</intProp>
+        <stringProp name="ThreadGroup.num_threads">${options.threads ?? 1}</stringProp>
+        <stringProp name="ThreadGroup.ramp_time">0</stringProp>
         <boolProp name="ThreadGroup.same_user_on_next_iteration">true</boolProp>
         <stringProp name="ThreadGroup.on_sample_error">continue</stringProp>
         <elementProp name="ThreadGroup.main_controller" elementType="LoopController" guiclass="LoopControlPanel" testclass="LoopController" testname="Loop Controller">
