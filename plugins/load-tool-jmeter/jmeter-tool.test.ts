@@ -67,6 +67,17 @@ describe('command', () => {
     expect(await run(3)).toEqual({ out: '1,2,true\n', err: 'log line\n', exit: 3 });
   });
 
+  test('the relay passes every byte of a large JTL on, in order', async () => {
+    const dir = await import('node:fs/promises').then((fs) => fs.mkdtemp('/tmp/jmeter-relay-'));
+    const writer = `awk 'BEGIN { for (i = 0; i < 200000; i++) print 1700000000000 + i ",1,true" }' >&3`;
+    const child = Bun.spawn([...resultsOnStdout, '/bin/sh', '-c', writer], { cwd: dir, stdout: 'pipe', stderr: 'pipe' });
+    const [out, exit] = await Promise.all([new Response(child.stdout).text(), child.exited]);
+    expect(exit).toBe(0);
+    const lines = out.split('\n');
+    expect(lines.length).toBe(200_001);
+    expect(lines.every((line, i) => (i === 200_000 ? line === '' : line === `${1700000000000 + i},1,true`))).toBe(true);
+  });
+
   test('vus and duration, split across machines: every ThreadGroup gets its share, looping until the duration', () => {
     const command = jmeterCommand(assignment({ config: { vus: 10, duration: '1m30s' }, machineIndex: 2, machineCount: 3 }), 'jmeter');
     expect(groupsOf(command.files!['plan.jmx']!)).toEqual([{ threads: '3', ramp: '0', scheduler: 'true', duration: '90', delay: '0', loops: '-1', props: 1 }]);

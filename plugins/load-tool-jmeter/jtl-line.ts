@@ -1,7 +1,7 @@
 /** One line of the JTL CSV the command asks for: `timeStamp,elapsed,success` (ms since epoch, ms, true/false). */
 
 export interface JtlSample {
-  /** When the sample started (JMeter's default: sampleresult.timestamp.start=false logs START times since 2.x). */
+  /** When the sample started (`sampleresult.timestamp.start=true` in the jmeter.properties JMeter ships). */
   startedAt: number;
   elapsedMs: number;
   success: boolean;
