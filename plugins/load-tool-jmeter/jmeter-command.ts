@@ -52,11 +52,12 @@ export const jmeterExitFile = 'jmeter.exit';
  * Copies the JTL pipe to stdout in batches: whatever arrived, then a 100 ms pause unless much did. JMeter flushes
  * each sample (live metrics) and a write to a pipe costs it little, but every small read wakes the agent, which then
  * competes with the JVM for the CPU; batching bounds the wake-ups to about 10 a second while samples are at most
- * ~100 ms late. A busy run (16 KiB or more per read) is read without pauses, so JMeter never waits on a full pipe.
+ * ~100 ms late. A busy run (16 KiB or more per read) is read without pauses, and the pipe is enlarged to 1 MiB
+ * (F_SETPIPE_SZ, 1031) so a slow reader downstream does not stall JMeter's (synchronized) result writer.
  * perl is on every Debian/Ubuntu (perl-base is essential); without it, plain `cat`.
  */
 export const jtlRelay =
-  "if command -v perl >/dev/null 2>&1; then exec perl -e '$| = 1; while (sysread(STDIN, my $b, 1 << 20)) { print $b; select(undef, undef, undef, 0.1) if length($b) < 16384 }'; else exec cat; fi";
+  "if command -v perl >/dev/null 2>&1; then exec perl -e 'fcntl(STDIN, 1031, 1 << 20); $| = 1; while (sysread(STDIN, my $b, 1 << 20)) { print $b; select(undef, undef, undef, 0.1) if length($b) < 16384 }'; else exec cat; fi";
 
 /**
  * Runs `argv` with fd 3 = a pipe relayed to stdout (the JTL) and stdout joined to stderr (JMeter's console lines),
