@@ -40,7 +40,7 @@ export { LatencyHistogram, maxTrackableMicros } from '../core/domain/metrics/his
 export type { EncodedHistogram } from '../core/domain/metrics/histogram.ts';
 export { emptySnapshot, MetricRecorder } from '../core/domain/metrics/metric-recorder.ts';
 export { mergeSummaries } from '../core/domain/metrics/merge-summaries.ts';
-export { readEngineSnapshot, SnapshotTotals } from '../core/domain/metrics/snapshot-totals.ts';
+export { readEngineSnapshot } from '../core/domain/metrics/engine-snapshot.ts';
 export type { RunFigures } from '../core/domain/metrics/merge-summaries.ts';
 
 // ---- Engines and programs on the agent's machine ------------------------------------------------------------------

@@ -2,7 +2,7 @@
  * Reads an Artillery run: `LOADPLANE_METRICS {json}` lines from our plugin are the metrics (kept out of the log); every
  * other line is logged as Artillery printed it, and failed `ensure` checks and errors are kept for the outcome.
  */
-import { readEngineSnapshot, SnapshotTotals, type ToolOutputParser } from 'loadplane/plugin';
+import { MetricRecorder, readEngineSnapshot, type ToolOutputParser } from 'loadplane/plugin';
 import { type ArtilleryDiagnostics, artilleryOutcome } from './artillery-exit-codes.ts';
 import { artilleryMetricsPrefix } from './artillery-metrics-plugin.ts';
 
@@ -12,14 +12,14 @@ const error = /^\s*((?:Scenario validation error|Error|[A-Z]\w*Error|YAMLExcepti
 const ansi = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g');
 
 export function createArtilleryParser(now: () => number = Date.now): ToolOutputParser {
-  const totals = new SnapshotTotals(now);
+  const totals = new MetricRecorder(now);
   const diagnostics: ArtilleryDiagnostics = { failedChecks: [] };
 
   return {
     onOutput(_source, line) {
       if (line.startsWith(artilleryMetricsPrefix)) {
         const snapshot = readEngineSnapshot(line.slice(artilleryMetricsPrefix.length));
-        if (snapshot) totals.add(snapshot);
+        if (snapshot) totals.absorb(snapshot);
         return null;
       }
       const plain = line.replace(ansi, '');

@@ -4,10 +4,9 @@
  * per line, https://grafana.com/docs/k6/latest/results-output/real-time/json/); the other stdout/stderr lines are the
  * log (logfmt lines tidied) and hold the diagnostics.
  */
-import type { ToolOutputParser } from 'loadplane/plugin';
+import { MetricRecorder, type ToolOutputParser } from 'loadplane/plugin';
 import { type K6Diagnostics, k6Outcome } from './k6-exit-codes.ts';
 import { formatK6LogLine, parseK6LogLine } from './k6-log-line.ts';
-import { K6MetricWindows } from './k6-metric-windows.ts';
 import { k6SnapshotPrefix, readK6Snapshot } from './k6-snapshot.ts';
 
 const wanted = new Set(['http_req_duration', 'http_reqs', 'http_req_failed']);
@@ -45,7 +44,7 @@ function readPoint(line: string): Point | null {
 }
 
 export function createK6Parser(now: () => number = Date.now): ToolOutputParser {
-  const windows = new K6MetricWindows(now);
+  const windows = new MetricRecorder(now);
   const diagnostics: K6Diagnostics = {};
 
   return {

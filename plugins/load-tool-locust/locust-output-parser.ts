@@ -2,7 +2,7 @@
  * Reads a Locust run: `LOADPLANE_METRICS {json}` lines from our hook are the metrics (kept out of the log); every other
  * line is logged as Locust printed it, and its errors are kept for the outcome's reason.
  */
-import { readEngineSnapshot, SnapshotTotals, type ToolOutputParser } from 'loadplane/plugin';
+import { MetricRecorder, readEngineSnapshot, type ToolOutputParser } from 'loadplane/plugin';
 import { type LocustDiagnostics, locustOutcome } from './locust-exit-codes.ts';
 import { locustMetricsPrefix } from './locust-metrics-hook.ts';
 
@@ -12,14 +12,14 @@ const locustLog = /^\[[^\]]+\] [^/]*\/(ERROR|CRITICAL)\/[^:]+: (.+)$/;
 const pythonError = /^([A-Za-z_][\w.]*(?:Error|Exception)): (.+)$/;
 
 export function createLocustParser(now: () => number = Date.now): ToolOutputParser {
-  const totals = new SnapshotTotals(now);
+  const totals = new MetricRecorder(now);
   const diagnostics: LocustDiagnostics = {};
 
   return {
     onOutput(_source, line) {
       if (line.startsWith(locustMetricsPrefix)) {
         const snapshot = readEngineSnapshot(line.slice(locustMetricsPrefix.length));
-        if (snapshot) totals.add(snapshot);
+        if (snapshot) totals.absorb(snapshot);
         return null;
       }
       const logged = locustLog.exec(line);

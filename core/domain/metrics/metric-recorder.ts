@@ -1,6 +1,6 @@
 /**
- * Accumulates one run's samples into interval snapshots and a whole-run summary (latency histograms plus counters):
- * the shared bookkeeping of every load-tool output parser.
+ * Accumulates one run's samples (or snapshots its engine aggregated) into interval snapshots and a whole-run summary
+ * (latency histograms plus counters): the shared bookkeeping of every load-tool output parser.
  */
 import type { MetricSnapshot } from '../../capabilities/load-tool.ts';
 import { LatencyHistogram } from './histogram.ts';
@@ -55,6 +55,19 @@ export class MetricRecorder {
     }
   }
 
+  /**
+   * A snapshot an engine aggregated itself (k6's output extension, Locust's request hook, Artillery's plugin): its
+   * histogram merges bucket by bucket, so nothing is lost between the engine and the agent.
+   */
+  absorb(snapshot: { histogram: LatencyHistogram; requests: number; errors: number; startedAt: number; endedAt: number }): void {
+    for (const window of [this.interval, this.total]) {
+      window.histogram.merge(snapshot.histogram);
+      window.requests += snapshot.requests;
+      window.errors += snapshot.errors;
+      this.touch(window, snapshot.startedAt, snapshot.endedAt);
+    }
+  }
+
   /** What happened since the previous call, or null when nothing did. */
   takeInterval(now = this.now()): MetricSnapshot | null {
     const window = this.interval;
@@ -81,8 +94,8 @@ export class MetricRecorder {
     };
   }
 
-  private touch(window: Window, at: number): void {
-    if (window.first === null || at < window.first) window.first = at;
-    if (window.last === null || at > window.last) window.last = at;
+  private touch(window: Window, from: number, to = from): void {
+    if (window.first === null || from < window.first) window.first = from;
+    if (window.last === null || to > window.last) window.last = to;
   }
 }
