@@ -25,6 +25,20 @@ describe('MetricRecorder', () => {
     expect(LatencyHistogram.decode(summary.histogram).encode()).toEqual(merged.encode());
   });
 
+  test('snapshots an engine made merge exactly, with their time spans and a times count for repeated latencies', () => {
+    const recorder = new MetricRecorder(() => 20_000);
+    const engine = new LatencyHistogram();
+    for (const ms of [1, 2, 3, 250]) engine.record(ms);
+    recorder.absorb({ histogram: engine, requests: 4, errors: 1, startedAt: 20_100, endedAt: 20_600 });
+    recorder.latency(250, 20_700, 3);
+    recorder.count(3, 0, 20_700);
+    const interval = recorder.takeInterval(21_000)!;
+    expect(interval).toMatchObject({ requests: 7, errors: 1, startedAt: 20_100, endedAt: 20_700 });
+    const expected = new LatencyHistogram();
+    for (const ms of [1, 2, 3, 250, 250, 250, 250]) expected.record(ms);
+    expect(interval.histogram).toEqual(expected.encode());
+  });
+
   test('an empty snapshot', () => {
     const empty = emptySnapshot(5, 9);
     expect(empty).toMatchObject({ requests: 0, errors: 0, startedAt: 5, endedAt: 9 });
