@@ -14,7 +14,7 @@ export interface DocumentedRoute {
     query?: unknown;
     params?: unknown;
     response?: unknown;
-    detail?: { hide?: boolean; tags?: string[]; summary?: string; description?: string; responses?: Record<string, Json> };
+    detail?: { hide?: boolean; tags?: string[]; summary?: string; description?: string; responses?: Record<string, Json>; requestBody?: Json };
   };
 }
 
@@ -96,7 +96,8 @@ export function buildOpenApiDocument(routes: readonly DocumentedRoute[], options
     const method = route.method.toLowerCase();
     const authenticated = Boolean(routePolicies[policyKey(route.method, route.path)]);
     const paged = isPageQuery(hooks.query);
-    const hasBody = Boolean(hooks.body);
+    // A route that reads its own body (the OTLP receiver: protobuf or JSON) describes it in detail.requestBody.
+    const hasBody = Boolean(hooks.body) || Boolean(hooks.detail?.requestBody);
     const operation: Json = {
       operationId: operationId(route.method, route.path),
       tags: hooks.detail?.tags,
@@ -105,7 +106,8 @@ export function buildOpenApiDocument(routes: readonly DocumentedRoute[], options
       security: authenticated ? [{ bearerAuth: [] }] : [],
       parameters: parametersOf(route, hooks, components, authenticated, paged),
     };
-    if (hasBody) {
+    if (hooks.detail?.requestBody) operation.requestBody = hooks.detail.requestBody;
+    else if (hasBody) {
       operation.requestBody = { required: true, content: { 'application/json': { schema: components.convert(hooks.body) } } };
     }
     operation.responses = responsesOf(route, hooks, components, { authenticated, paged, hasBody });
@@ -179,9 +181,12 @@ function parametersOf(route: DocumentedRoute, hooks: NonNullable<DocumentedRoute
         schema: { type: 'string', pattern: '^[A-Za-z0-9_-]*$' },
       },
     );
-  } else if (hooks.query) {
+  }
+  if (hooks.query) {
     const query = components.convert(hooks.query) as { properties?: Record<string, Json>; required?: string[] };
     for (const [name, schema] of Object.entries(query.properties ?? {})) {
+      // A paged route's limit and cursor are documented above; its other parameters (filters) follow.
+      if (paged && (name === 'limit' || name === 'cursor')) continue;
       parameters.push({ name, in: 'query', required: query.required?.includes(name) ?? false, description: schema.description, schema: { ...schema, description: undefined } });
     }
   }

@@ -17,6 +17,8 @@ import type { WebhookService } from '../services/webhooks/webhooks.ts';
 import type { DashboardService } from '../services/dashboards.ts';
 import type { EnvVarService } from '../services/env-vars.ts';
 import type { GitRepoService } from '../services/git-repos/git-repos.ts';
+import type { OtelIngest } from '../services/otel/otel-ingest.ts';
+import type { OtelRead } from '../services/otel/otel-read.ts';
 import type { Authenticate } from './authenticate.ts';
 import type { LiveSessions } from './live-sessions.ts';
 
@@ -37,6 +39,9 @@ export interface RouteDeps {
   envVars: EnvVarService;
   dashboards: DashboardService;
   gitRepos: GitRepoService;
+  /** OTLP metrics: the receiver's store and the per-run read. */
+  otelIngest: OtelIngest;
+  otelRead: OtelRead;
   /** This replica's live task streams. */
   streams: StreamHub;
   agentSessions: AgentSessions;

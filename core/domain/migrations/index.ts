@@ -9,6 +9,7 @@ import { Migration0007LogStorage } from './0007-log-storage.ts';
 import { Migration0008Webhooks } from './0008-webhooks.ts';
 import { Migration0009MachineToolVersions } from './0009-machine-tool-versions.ts';
 import { Migration0010WorkspaceData } from './0010-workspace-data.ts';
+import { Migration0012OtelPoints } from './0012-otel-points.ts';
 
 export const coreMigrations = [
   Migration0001Foundation,
@@ -21,4 +22,6 @@ export const coreMigrations = [
   Migration0008Webhooks,
   Migration0009MachineToolVersions,
   Migration0010WorkspaceData,
+  // 0011 (metrics query) goes here, before 0012.
+  Migration0012OtelPoints,
 ];
