@@ -12,7 +12,7 @@ const Series = t.Object(
     unit: t.String(),
     type: t.String({ description: 'gauge, sum, histogram, exponential_histogram or summary' }),
     labels: t.Record(t.String(), t.String()),
-    points: t.Array(t.Tuple([t.Number(), t.Number()]), { description: '[unix seconds, value], oldest first' }),
+    points: t.Array(t.Array(t.Number(), { minItems: 2, maxItems: 2 }), { description: '[unix seconds, value], oldest first' }),
   },
   { title: 'OtelSeries' },
 );
