@@ -245,6 +245,19 @@ describe('GET /tasks/{id}/otel', () => {
   });
 });
 
+describe('storage', () => {
+  test("deleting a run's series deletes its points (points carry no foreign key; a trigger does it)", async () => {
+    const sql = sqlOf(ts.service.database);
+    const count = async () => (await sql.all<{ n: number }>(`select count(*)::int as n from otel_points p join otel_series s on s.id = p.series_id where s.task_id = ?`, [runs[2]!.id]))[0]!.n;
+    const all = async () => (await sql.all<{ n: number }>('select count(*)::int as n from otel_points'))[0]!.n;
+    const before = await all();
+    const held = await count();
+    expect(held).toBeGreaterThan(0);
+    await sql.all('delete from otel_series where task_id = ?', [runs[2]!.id]);
+    expect(await all()).toBe(before - held);
+  });
+});
+
 describe('the protobuf decoder', () => {
   test('skips unknown fields and reads an empty request as no resources', () => {
     expect(decodeMetricsRequest(new Uint8Array(0), 10)).toEqual({ resources: [], dataPoints: 0 });

@@ -70,7 +70,8 @@ export function flattenExport(decoded: OtlpExport, nowUs: number): Flattened {
           continue;
         }
         const labelsKey = JSON.stringify(keys.map((key) => [key, labels[key]]));
-        if (encoder.encode(labelsKey).byteLength > maxLabelsBytes) {
+        // UTF-8 takes at most 3 bytes per UTF-16 unit: most keys are short enough to skip the count.
+        if (labelsKey.length * 3 > maxLabelsBytes && encoder.encode(labelsKey).byteLength > maxLabelsBytes) {
           refuse(refused, `a data point's attributes may take at most ${maxLabelsBytes} bytes (${name})`);
           continue;
         }

@@ -25,6 +25,11 @@ export interface OtelIngestOptions {
 }
 
 const cacheLimit = 100_000;
+/**
+ * The caches are dropped this often: a run deleted meanwhile (a retention job, a deleted workspace) is forgotten
+ * within this time, so points stop going to series that no longer exist (points have no foreign key: see 0012).
+ */
+const cacheLifetimeMs = 60_000;
 
 export function createOtelIngest(options: OtelIngestOptions) {
   const graceUs = (options.graceSeconds ?? 10) * 1e6;
@@ -32,12 +37,27 @@ export function createOtelIngest(options: OtelIngestOptions) {
   // (task, name, labels) -> series id. Only ids of rows that exist go in; dropped wholesale when full.
   const seriesIds = new Map<string, number>();
   const seriesKey = (taskId: string, sample: Sample) => `${taskId}\u0000${sample.name}\u0000${sample.labelsKey}`;
+  // (workspace, ref) -> task id: a task never changes workspace, so a found ref stays valid (a miss is never kept).
+  const taskIds = new Map<string, string>();
+  let cachedSince = Date.now();
+  const expireCaches = (force = false) => {
+    if (!force && Date.now() - cachedSince < cacheLifetimeMs) return;
+    seriesIds.clear();
+    taskIds.clear();
+    cachedSince = Date.now();
+  };
 
   /** Tasks of the workspace named by the points' refs (UUIDs or public ids), by ref. */
-  async function tasksByRef(sql: Sql, workspaceId: string, refs: string[]): Promise<Map<string, string>> {
+  async function tasksByRef(sql: Sql, workspaceId: string, allRefs: string[]): Promise<Map<string, string>> {
+    const found = new Map<string, string>();
+    const refs: string[] = [];
+    for (const ref of allRefs) {
+      const cached = taskIds.get(`${workspaceId}\u0000${ref}`);
+      if (cached) found.set(ref, cached);
+      else refs.push(ref);
+    }
     const ids = refs.filter((ref) => isUuid(ref.trim())).map((ref) => ref.trim().toLowerCase());
     const publicIds = refs.filter((ref) => isPublicId(ref.trim().toLowerCase())).map((ref) => ref.trim().toLowerCase());
-    const found = new Map<string, string>();
     if (ids.length === 0 && publicIds.length === 0) return found;
     const rows = await sql.all<{ id: string; public_id: string }>(
       `select id, public_id from tasks where workspace_id = ? and (id in (${placeholders(ids)}) or public_id in (${placeholders(publicIds)}))`,
@@ -46,7 +66,10 @@ export function createOtelIngest(options: OtelIngestOptions) {
     for (const ref of refs) {
       const key = ref.trim().toLowerCase();
       const row = rows.find((r) => String(r.id) === key || r.public_id === key);
-      if (row) found.set(ref, String(row.id));
+      if (!row) continue;
+      found.set(ref, String(row.id));
+      if (taskIds.size >= cacheLimit) taskIds.clear();
+      taskIds.set(`${workspaceId}\u0000${ref}`, String(row.id));
     }
     return found;
   }
@@ -120,60 +143,77 @@ export function createOtelIngest(options: OtelIngestOptions) {
   return {
     /** Attributes, stores and counts the points of one export for `workspaceId`. */
     async ingest(workspaceId: string, points: PointSamples[], refused: Map<string, number>): Promise<IngestResult> {
-      const sql = sqlOf(options.db);
-      const refs = [...new Set(points.map((p) => p.taskRef).filter((ref): ref is string => ref !== null))];
-      const named = refs.length > 0 ? await tasksByRef(sql, workspaceId, refs) : new Map<string, string>();
-      const byTime = points.filter((p) => p.taskRef === null);
-      const runWindows =
-        byTime.length > 0 ? await windows(sql, workspaceId, Math.min(...byTime.map((p) => p.timeUs)), Math.max(...byTime.map((p) => p.timeUs))) : [];
-
-      const placed: { taskId: string; point: PointSamples }[] = [];
-      for (const point of points) {
-        if (point.taskRef !== null) {
-          const taskId = named.get(point.taskRef);
-          // One message for a foreign id and a made-up one: the answer is no oracle for other workspaces' runs.
-          if (taskId) placed.push({ taskId, point });
-          else refuse(refused, `no task ${JSON.stringify(point.taskRef.slice(0, 64))} in this workspace`);
-          continue;
-        }
-        const attribution = attributeByTime(runWindows, point.timeUs, graceUs);
-        if ('taskId' in attribution) placed.push({ taskId: attribution.taskId, point });
-        else refuse(refused, attribution.refused);
+      expireCaches();
+      try {
+        return await store(workspaceId, points, new Map(refused));
+      } catch (error) {
+        // A run deleted since its id was cached: forget everything cached and place the points afresh, once.
+        if (!isForeignKeyViolation(error)) throw error;
+        expireCaches(true);
+        return store(workspaceId, points, refused);
       }
-
-      const wanted = new Map<string, { taskId: string; sample: Sample }>();
-      for (const { taskId, point } of placed) for (const sample of point.samples) wanted.set(seriesKey(taskId, sample), { taskId, sample });
-      const ids = wanted.size > 0 ? await resolveSeries(sql, workspaceId, wanted) : new Map<string, number>();
-
-      // One row per (series, time): the last value wins within a request, the first across requests (retries).
-      const rows = new Map<string, [number, number, number]>();
-      let accepted = 0;
-      for (const { taskId, point } of placed) {
-        const pointRows: [number, number, number][] = [];
-        for (const sample of point.samples) {
-          const id = ids.get(seriesKey(taskId, sample));
-          if (id !== undefined) pointRows.push([id, sample.timeUs, sample.value]);
-        }
-        if (pointRows.length === 0) {
-          refuse(refused, `the run already holds ${maxSeries} series; points of new series are refused`);
-          continue;
-        }
-        accepted += 1;
-        for (const row of pointRows) rows.set(`${row[0]}:${row[1]}`, row);
-      }
-      if (rows.size > 0) {
-        await sql.all(
-          `insert into otel_points (series_id, time, value)
-           select x.s, to_timestamp(x.t / 1000000.0), x.v from json_to_recordset(?::json) as x(s bigint, t float8, v float8)
-           on conflict (series_id, time) do nothing`,
-          [JSON.stringify([...rows.values()].map(([s, t, v]) => ({ s, t, v })))],
-        );
-      }
-      const rejected = [...refused.values()].reduce((sum, n) => sum + n, 0);
-      const message = [...refused.entries()].map(([reason, n]) => `${n} data point${n === 1 ? '' : 's'}: ${reason}`).join('; ');
-      return { accepted, rejected, message };
     },
   };
+
+  async function store(workspaceId: string, points: PointSamples[], refused: Map<string, number>): Promise<IngestResult> {
+    const sql = sqlOf(options.db);
+    const refs = [...new Set(points.map((p) => p.taskRef).filter((ref): ref is string => ref !== null))];
+    const named = refs.length > 0 ? await tasksByRef(sql, workspaceId, refs) : new Map<string, string>();
+    const byTime = points.filter((p) => p.taskRef === null);
+    const runWindows =
+      byTime.length > 0 ? await windows(sql, workspaceId, Math.min(...byTime.map((p) => p.timeUs)), Math.max(...byTime.map((p) => p.timeUs))) : [];
+
+    const placed: { taskId: string; point: PointSamples }[] = [];
+    for (const point of points) {
+      if (point.taskRef !== null) {
+        const taskId = named.get(point.taskRef);
+        // One message for a foreign id and a made-up one: the answer is no oracle for other workspaces' runs.
+        if (taskId) placed.push({ taskId, point });
+        else refuse(refused, `no task ${JSON.stringify(point.taskRef.slice(0, 64))} in this workspace`);
+        continue;
+      }
+      const attribution = attributeByTime(runWindows, point.timeUs, graceUs);
+      if ('taskId' in attribution) placed.push({ taskId: attribution.taskId, point });
+      else refuse(refused, attribution.refused);
+    }
+
+    const wanted = new Map<string, { taskId: string; sample: Sample }>();
+    for (const { taskId, point } of placed) for (const sample of point.samples) wanted.set(seriesKey(taskId, sample), { taskId, sample });
+    const ids = wanted.size > 0 ? await resolveSeries(sql, workspaceId, wanted) : new Map<string, number>();
+
+    // One row per (series, time): the last value wins within a request, the first across requests (retries).
+    const rows = new Map<string, [number, number, number]>();
+    let accepted = 0;
+    for (const { taskId, point } of placed) {
+      const pointRows: [number, number, number][] = [];
+      for (const sample of point.samples) {
+        const id = ids.get(seriesKey(taskId, sample));
+        if (id !== undefined) pointRows.push([id, sample.timeUs, sample.value]);
+      }
+      if (pointRows.length === 0) {
+        refuse(refused, `the run already holds ${maxSeries} series; points of new series are refused`);
+        continue;
+      }
+      accepted += 1;
+      for (const row of pointRows) rows.set(`${row[0]}:${row[1]}`, row);
+    }
+    if (rows.size > 0) {
+      await sql.all(
+        `insert into otel_points (series_id, time, value)
+         select x.s, to_timestamp(x.t / 1000000.0), x.v from json_to_recordset(?::json) as x(s bigint, t float8, v float8)
+         on conflict (series_id, time) do nothing`,
+        [JSON.stringify([...rows.values()].map(([s, t, v]) => ({ s, t, v })))],
+      );
+    }
+    const rejected = [...refused.values()].reduce((sum, n) => sum + n, 0);
+    const message = [...refused.entries()].map(([reason, n]) => `${n} data point${n === 1 ? '' : 's'}: ${reason}`).join('; ');
+    return { accepted, rejected, message };
+  }
+}
+
+function isForeignKeyViolation(error: unknown): boolean {
+  for (let e = error as { code?: string; cause?: unknown } | undefined; e; e = e.cause as typeof e) if (e.code === '23503') return true;
+  return false;
 }
 
 export type OtelIngest = ReturnType<typeof createOtelIngest>;
