@@ -15,9 +15,11 @@ export class ProtobufReader {
     readonly bytes: Uint8Array,
     start = 0,
     readonly end = bytes.byteLength,
+    /** The parent's view of the same bytes: a nested message shares it (a request holds thousands of them). */
+    view?: DataView,
   ) {
     this.pos = start;
-    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    this.view = view ?? new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   }
 
   get done(): boolean {
@@ -106,7 +108,7 @@ export class ProtobufReader {
   /** A nested message's reader. */
   message(): ProtobufReader {
     const [start, end] = this.delimited();
-    return new ProtobufReader(this.bytes, start, end);
+    return new ProtobufReader(this.bytes, start, end, this.view);
   }
 
   string(): string {
