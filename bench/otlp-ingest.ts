@@ -92,7 +92,6 @@ async function client(index: number, url: string, token: string, taskId: string,
       capped += 1;
       await Promise.race(inFlight);
     }
-    const sentAt = performance.now();
     const body: BenchExport = {
       resource: { 'service.name': 'bench', 'service.instance.id': `client-${index}`, 'loadplane.task_id': taskId },
       metrics,
@@ -102,6 +101,8 @@ async function client(index: number, url: string, token: string, taskId: string,
     };
     const points = pointsOf(body);
     const payload = encoding === 'protobuf' ? protobufExport(body) : jsonExport(body);
+    // Latency is the request's alone: the payload is built before the clock starts (lag counts from when it was due).
+    const sentAt = performance.now();
     const request = (async () => {
       let failed: string | null = null;
       let accepted = 0;

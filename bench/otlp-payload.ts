@@ -1,9 +1,15 @@
 /** OTLP metrics export bodies for the ingest benchmark: gauges of many series at one time, as protobuf or OTLP JSON. */
 
 class Writer {
-  private buffer = new Uint8Array(64 * 1024);
-  private view = new DataView(this.buffer.buffer);
+  private buffer: Uint8Array;
+  private view: DataView;
   pos = 0;
+
+  // Small by default: every nested message gets a writer of its own (a 1,000-point export has thousands).
+  constructor(size = 256) {
+    this.buffer = new Uint8Array(size);
+    this.view = new DataView(this.buffer.buffer);
+  }
 
   private ensure(extra: number) {
     if (this.pos + extra <= this.buffer.length) return;
@@ -82,7 +88,7 @@ export interface BenchExport {
 export const pointsOf = (e: BenchExport) => e.metrics.length * e.labelSets.length;
 
 export function protobufExport(e: BenchExport): Uint8Array {
-  const w = new Writer();
+  const w = new Writer(64 * 1024);
   w.nested(1, (rm) => {
     rm.nested(1, (resource) => {
       for (const [key, value] of Object.entries(e.resource)) keyValue(resource, 1, key, value);
