@@ -48,6 +48,8 @@ import { createWebhookService } from './services/webhooks/webhooks.ts';
 import { testToolIds } from './domain/test-rules.ts';
 import { type GitFetcher, gitFetcherPort } from './ports/git-fetcher.ts';
 import { createDashboardService } from './services/dashboards.ts';
+import { createOtelIngest } from './services/otel/otel-ingest.ts';
+import { createOtelRead } from './services/otel/otel-read.ts';
 import { createEnvVarService } from './services/env-vars.ts';
 import { createGitRepoService } from './services/git-repos/git-repos.ts';
 import { createGitSyncWorker, type GitSyncLimits } from './services/git-repos/git-sync-worker.ts';
@@ -286,6 +288,8 @@ export async function bootService(options: BootOptions): Promise<Service> {
       }),
       envVars,
       dashboards: createDashboardService({ db: database }),
+      otelIngest: createOtelIngest({ db: database }),
+      otelRead: createOtelRead({ db: database }),
       gitRepos: createGitRepoService({ db: database, guard: outboundGuard, secrets: secretBox, queued: gitSyncQueued }),
       metricQueries: createMetricQueryService({ db: database }),
       prometheus: createPrometheusApi({ db: database }),

@@ -22,6 +22,8 @@ import { webhookRoutes } from './routes/webhooks.ts';
 import { dashboardRoutes } from './routes/dashboards.ts';
 import { envVarRoutes } from './routes/env-vars.ts';
 import { gitRepoRoutes } from './routes/git-repos.ts';
+import { otlpMetricsPath, otlpRoutes } from './routes/otlp.ts';
+import { taskOtelRoutes } from './routes/task-otel.ts';
 import { notificationPreferenceRoutes } from './routes/notification-preferences.ts';
 import { machineRoutes } from './routes/machines.ts';
 import { metricRoutes } from './routes/metrics.ts';
@@ -115,7 +117,9 @@ export function createApp(options: AppOptions) {
       // Every body here is JSON or nothing: other types are refused unread (415), so no parser reads an unbounded body.
       // null (not undefined) marks the body as parsed, so Elysia's own parsers never touch the stream after us. A route
       // that takes another media type (OTLP protobuf, say) needs its own bounded reader and a carve-out here.
-      .onParse(async ({ request, contentType }) => {
+      .onParse(async ({ request, contentType, path }) => {
+        // The OTLP receiver reads its own body (protobuf or JSON, gzip too) with its own bounded reader (otlp-body.ts).
+        if (path === otlpMetricsPath) return null;
         if (isJsonType(contentType)) return (await readJsonBody(request, maxBodyBytes)) ?? null;
         // Prometheus clients POST their queries as forms: the text, bounded like JSON, for the route to read.
         if (contentType?.trim().toLowerCase() === 'application/x-www-form-urlencoded' && new URL(request.url).pathname.startsWith('/api/v1/prometheus/')) {
@@ -131,6 +135,8 @@ export function createApp(options: AppOptions) {
       .use(workspaceRoutes(options))
       .use(invitationRoutes(options))
       .use(taskRoutes(options))
+      .use(taskOtelRoutes(options))
+      .use(otlpRoutes(options))
       .use(configRoutes(options))
       .use(webhookRoutes(options))
       .use(envVarRoutes(options))

@@ -71,10 +71,12 @@ describe('the OpenAPI document', () => {
       if (method !== 'GET') for (const status of ['400', '415']) expect(statuses, `${key} ${status}`).toContain(status);
       expect(operation!.security, key).toEqual([{ bearerAuth: [] }]);
       if (operation!.requestBody) {
-        // The Prometheus API takes its parameters as an optional form body, as Prometheus does; every other body is JSON.
+        // The Prometheus API takes its parameters as an optional form body, as Prometheus does; the OTLP receiver takes
+        // OTLP's two encodings; every other body is JSON.
         const form = route.startsWith('/api/v1/prometheus/');
         expect(operation!.requestBody.required, key).toBe(!form);
-        expect(Object.keys(operation!.requestBody.content), key).toEqual([form ? 'application/x-www-form-urlencoded' : 'application/json']);
+        const types = form ? ['application/x-www-form-urlencoded'] : key === 'POST /api/v1/otlp/v1/metrics' ? ['application/x-protobuf', 'application/json'] : ['application/json'];
+        expect(Object.keys(operation!.requestBody.content), key).toEqual(types);
       }
       for (const match of route.matchAll(/:(\w+)/g)) {
         expect(operation!.parameters?.find((p) => p.in === 'path' && p.name === match[1])?.required, `${key} {${match[1]}}`).toBe(true);
@@ -103,6 +105,7 @@ describe('the OpenAPI document', () => {
         '/api/v1/members',
         '/api/v1/members/invitations',
         '/api/v1/tasks',
+        '/api/v1/tasks/{id}/otel',
         '/api/v1/tests',
         '/api/v1/webhooks',
         '/api/v1/webhooks/{id}/deliveries',

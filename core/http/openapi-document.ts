@@ -105,11 +105,11 @@ export function buildOpenApiDocument(routes: readonly DocumentedRoute[], options
       security: authenticated ? [{ bearerAuth: [] }] : [],
       parameters: parametersOf(route, hooks, components, authenticated, paged),
     };
-    if (hooks.body) {
+    // A body that is not JSON (the Prometheus API's forms, the OTLP receiver's protobuf or JSON) is described by its route.
+    if (hooks.detail?.requestBody) operation.requestBody = hooks.detail.requestBody;
+    else if (hooks.body) {
       operation.requestBody = { required: true, content: { 'application/json': { schema: components.convert(hooks.body) } } };
     }
-    // A body that is not JSON (the Prometheus API's forms) is described by its route.
-    if (hooks.detail?.requestBody) operation.requestBody = hooks.detail.requestBody;
     operation.responses = responsesOf(route, hooks, components, { authenticated, paged, hasBody });
     (paths[openApiPath(route.path)] ??= {})[method] = JSON.parse(JSON.stringify(operation)) as Json;
   }
@@ -181,9 +181,12 @@ function parametersOf(route: DocumentedRoute, hooks: NonNullable<DocumentedRoute
         schema: { type: 'string', pattern: '^[A-Za-z0-9_-]*$' },
       },
     );
-  } else if (hooks.query) {
+  }
+  if (hooks.query) {
     const query = components.convert(hooks.query) as { properties?: Record<string, Json>; required?: string[] };
     for (const [name, schema] of Object.entries(query.properties ?? {})) {
+      // A paged route's limit and cursor are documented above; its other parameters (filters) follow.
+      if (paged && (name === 'limit' || name === 'cursor')) continue;
       parameters.push({ name, in: 'query', required: query.required?.includes(name) ?? false, description: schema.description, schema: { ...schema, description: undefined } });
     }
   }

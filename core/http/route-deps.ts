@@ -19,6 +19,8 @@ import type { EnvVarService } from '../services/env-vars.ts';
 import type { GitRepoService } from '../services/git-repos/git-repos.ts';
 import type { MetricQueryService } from '../services/metrics/metric-queries.ts';
 import type { PrometheusApi } from '../services/metrics/prometheus-api.ts';
+import type { OtelIngest } from '../services/otel/otel-ingest.ts';
+import type { OtelRead } from '../services/otel/otel-read.ts';
 import type { Authenticate } from './authenticate.ts';
 import type { LiveSessions } from './live-sessions.ts';
 
@@ -41,6 +43,9 @@ export interface RouteDeps {
   gitRepos: GitRepoService;
   metricQueries: MetricQueryService;
   prometheus: PrometheusApi;
+  /** OTLP metrics: the receiver's store and the per-run read. */
+  otelIngest: OtelIngest;
+  otelRead: OtelRead;
   /** This replica's live task streams. */
   streams: StreamHub;
   agentSessions: AgentSessions;

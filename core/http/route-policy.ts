@@ -6,10 +6,10 @@ import type { Caller } from '../services/caller.ts';
 
 export interface RoutePolicy {
   /**
-   * What a scoped API token needs: one scope, `any` (every token, e.g. who am I), or `null` when scoped
+   * What a scoped API token needs: one scope, all of a list, one of `anyOf`, `any` (every token, e.g. who am I), or `null` when scoped
    * tokens are refused outright (users, tokens, access controls, billing: the spec keeps them from scoped tokens).
    */
-  scope: Scope | readonly Scope[] | 'any' | null;
+  scope: Scope | readonly Scope[] | { anyOf: readonly Scope[] } | 'any' | null;
   /** The permission the caller's role must hold in the workspace; absent: any member may. */
   permission?: Permission;
   /** Only the workspace's owners (Access Controls). */
@@ -99,6 +99,10 @@ export const routePolicies: Readonly<Record<string, RoutePolicy>> = {
   'POST /api/v1/prometheus/api/v1/series': { scope: 'metrics:read' },
   'GET /api/v1/metrics/catalog': { scope: 'metrics:read' },
   'GET /api/v1/metrics/query': { scope: 'metrics:read' },
+  // OTLP: the contract opens the receiver to metrics:read (the token a Grafana or an SDK already holds) or runs:write;
+  // the role must be one that may run tests, since the points become part of a run.
+  'POST /api/v1/otlp/v1/metrics': { scope: { anyOf: ['metrics:read', 'runs:write'] }, permission: 'run_tests' },
+  'GET /api/v1/tasks/:id/otel': { scope: 'metrics:read' },
   // An agent registers its machine and runs assignments: both scopes, and the right to manage machines.
   'GET /api/v1/agent': { scope: ['machines:write', 'runs:write'], permission: 'manage_machines' },
 };
@@ -119,12 +123,22 @@ export function enforcePolicy(caller: Caller, method: string, route: string): vo
     if (policy.scope === null) {
       throw new DomainError('insufficient_scope', 'scoped API tokens cannot manage users, tokens, access controls or billing');
     }
+    if (typeof policy.scope === 'object' && 'anyOf' in policy.scope) {
+      if (!policy.scope.anyOf.some((scope) => scopes.includes(scope))) {
+        throw new DomainError('insufficient_scope', `this API token needs one of the scopes ${policy.scope.anyOf.join(' or ')}`);
+      }
+      return enforceRole(caller, policy);
+    }
     const needed = typeof policy.scope === 'string' ? [policy.scope] : policy.scope;
     const missing = needed.filter((scope) => !scopes.includes(scope));
     if (missing.length > 0) {
       throw new DomainError('insufficient_scope', `this API token lacks the scope ${missing.join(' and ')}`);
     }
   }
+  enforceRole(caller, policy);
+}
+
+function enforceRole(caller: Caller, policy: RoutePolicy): void {
   if (policy.ownerOnly && caller.workspace.role !== 'owner') {
     throw new DomainError('forbidden', 'only owners of the workspace may do this');
   }

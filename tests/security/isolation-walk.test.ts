@@ -150,6 +150,54 @@ const ownMetric = (path: string, expected: string, method = 'GET') => async () =
   const text = await response.text();
   return response.status === 200 && text.includes(expected) ? 200 : new Response(text, { status: response.status === 200 ? 500 : response.status });
 };
+/** An OTLP JSON export of one gauge point per entry: at `ms`, naming `taskRef` by loadplane.task_id (or none). */
+const otlpExport = (points: { taskRef: string | null; ms: number }[]) => ({
+  resourceMetrics: [
+    {
+      resource: { attributes: [{ key: 'service.name', value: { stringValue: 'walk' } }] },
+      scopeMetrics: [
+        {
+          metrics: [
+            {
+              name: 'walk.gauge',
+              gauge: {
+                dataPoints: points.map((point, i) => ({
+                  timeUnixNano: `${BigInt(point.ms) * 1_000_000n}`,
+                  asDouble: i,
+                  attributes: point.taskRef === null ? [] : [{ key: 'loadplane.task_id', value: { stringValue: point.taskRef } }],
+                })),
+              },
+            },
+          ],
+        },
+      ],
+    },
+  ],
+});
+
+/**
+ * B sends OTLP points naming A's task (UUID and public id) and points with no task while A's run is running: none may
+ * land in A's run (B has no active run: refused), and the answer for A's real ids reads as for ids that exist nowhere.
+ */
+async function otlpPointsForForeignRun() {
+  for (const bearer of [b.jwt, b.token]) {
+    const send = (ids: [string, string]) =>
+      call(bearer, 'POST', '/otlp/v1/metrics', { json: otlpExport([{ taskRef: ids[0], ms: Date.now() }, { taskRef: ids[1], ms: Date.now() }, { taskRef: null, ms: Date.now() }]) });
+    const real = await send([String(a.task.id), String(a.task.public_id)]);
+    const text = await real.text();
+    expect(real.status, text).toBe(200);
+    const answer = JSON.parse(text) as { partialSuccess: { rejectedDataPoints: string; errorMessage: string } };
+    expect(answer.partialSuccess.rejectedDataPoints).toBe('3');
+    const swaps = lookAlikes();
+    const fakeUuid = swaps.find(([real]) => real === String(a.task.id))![1];
+    const fakePublic = swaps.find(([real]) => real === String(a.task.public_id))![1];
+    const twin = await (await send([fakeUuid, fakePublic])).text();
+    expect(twin.replace(fakeUuid, String(a.task.id)).replace(fakePublic, String(a.task.public_id)), 'real and made-up task ids answer alike').toBe(text);
+    for (const marker of a.markers.filter((m) => m !== a.task.id && m !== a.task.public_id)) expect(text, `OTLP answer leaks ${marker}`).not.toContain(marker);
+  }
+  const rows = (await ts.service.database.fork().getConnection().execute(`select count(*)::int as n from otel_series where task_id = '${a.task.id}'`)) as { n: number }[];
+  expect(rows[0]!.n).toBe(0);
+}
 
 function cases(): Record<string, RouteCase> {
   const task = () => [String(a.task.id), String(a.task.public_id)];
@@ -499,6 +547,21 @@ function cases(): Record<string, RouteCase> {
       clean: { status: 200, call: (t) => call(t, 'POST', `/prometheus/api/v1/series?match[]=${encodeURIComponent(`{run="${a.task.id}"}`)}`) },
       own: { status: 200, call: ownMetric(`/prometheus/api/v1/series?match[]=${encodeURIComponent(`{run="${a.task.id}"}`)}`, String(a.task.id), 'POST') },
     },
+    'POST /api/v1/otlp/v1/metrics': {
+      custom: otlpPointsForForeignRun,
+      clean: { status: 200, call: (t) => call(t, 'POST', '/otlp/v1/metrics', { json: {} }) },
+      own: {
+        status: 200,
+        call: async () => {
+          const response = await call(a.jwt, 'POST', '/otlp/v1/metrics', { json: otlpExport([{ taskRef: String(a.task.public_id), ms: Date.now() }]) });
+          return response.status === 200 && (await response.clone().text()) === '{}' ? response : 500;
+        },
+      },
+    },
+    'GET /api/v1/tasks/:id/otel': {
+      foreign: async (t) => [await probe('task', t, 'GET', `/tasks/${a.task.id}/otel`), await probe('task by public id', t, 'GET', `/tasks/${a.task.public_id}/otel?metric=walk.gauge`)],
+      own: { status: 200, call: () => call(a.jwt, 'GET', `/tasks/${a.task.id}/otel`) },
+    },
     'GET /api/v1/agent': {
       custom: agentReportsOnForeignAssignment,
       own: { status: 101, call: ownAgentSocket },
@@ -518,15 +581,15 @@ const concrete = (key: string) => {
 /** Snapshot of what A holds, to compare before and after B's attempts. */
 async function snapshotOfA() {
   const read = async (path: string) => (await call(a.jwt, 'GET', path)).json();
-  const [machines, tests, configs, tokens, members, invitations, workspace, controls, task, envVars, dashboards, gitRepos] = await Promise.all(
-    ['/machines', '/tests', '/configs', '/api-tokens', '/members', '/members/invitations', '/workspace', '/access-controls', `/tasks/${a.task.id}`, '/env-vars', '/dashboards', '/git-repos'].map(read),
+  const [machines, tests, configs, tokens, members, invitations, workspace, controls, task, envVars, dashboards, gitRepos, otel] = await Promise.all(
+    ['/machines', '/tests', '/configs', '/api-tokens', '/members', '/members/invitations', '/workspace', '/access-controls', `/tasks/${a.task.id}`, '/env-vars', '/dashboards', '/git-repos', `/tasks/${a.task.id}/otel`].map(read),
   );
   const stable = (rows: unknown) => (rows as Json[]).map(({ last_used_at: _, last_seen_at: __, status: ___, ...rest }) => rest);
   // A repository's sync runs in the background: its outcome may land during the walk; what B could change may not.
   const repos = (gitRepos as Json[]).map(({ id, url, branch, path, has_credentials, updated_at }) => ({ id, url, branch, path, has_credentials, updated_at }));
   // The value A's variable holds, as the agent would get it: B's PUT of the same name must not have touched it.
   const envValues = await ts.service.runs.context.workspaceEnv(a.workspaceId);
-  return { machines: stable(machines), tests, configs, tokens: stable(tokens), members, invitations, workspace, controls, task: (task as Json).status, envVars, dashboards, repos, envValues };
+  return { machines: stable(machines), tests, configs, tokens: stable(tokens), members, invitations, workspace, controls, task: (task as Json).status, envVars, dashboards, repos, envValues, otel };
 }
 
 describe('isolation walk: workspace B with workspace A real ids', () => {

@@ -10,6 +10,7 @@ import { Migration0008Webhooks } from './0008-webhooks.ts';
 import { Migration0009MachineToolVersions } from './0009-machine-tool-versions.ts';
 import { Migration0010WorkspaceData } from './0010-workspace-data.ts';
 import { Migration0011MetricQueries } from './0011-metric-queries.ts';
+import { Migration0012OtelPoints } from './0012-otel-points.ts';
 
 export const coreMigrations = [
   Migration0001Foundation,
@@ -23,4 +24,5 @@ export const coreMigrations = [
   Migration0009MachineToolVersions,
   Migration0010WorkspaceData,
   Migration0011MetricQueries,
+  Migration0012OtelPoints,
 ];

@@ -152,6 +152,52 @@ describe('every list route', () => {
   });
 });
 
+describe('GET /tasks/{id}/otel (an object of series, paged like the lists)', () => {
+  test('pages one series at a time with Link and X-Next-Cursor, each once; a bad limit or cursor is a 400 naming it', async () => {
+    const [task] = await json<{ id: string }[]>(await ts.request('/api/v1/tasks?limit=1', { token: owner }));
+    const metrics = [0, 1, 2].map((i) => ({
+      name: `paged.${i}`,
+      gauge: { dataPoints: [{ timeUnixNano: `${BigInt(Date.now()) * 1_000_000n}`, asDouble: i, attributes: [{ key: 'loadplane.task_id', value: { stringValue: task!.id } }] }] },
+    }));
+    const sent = await ts.request('/api/v1/otlp/v1/metrics', { method: 'POST', token: owner, json: { resourceMetrics: [{ scopeMetrics: [{ metrics }] }] } });
+    expect(await sent.json()).toEqual({});
+    const path = `/api/v1/tasks/${task!.id}/otel`;
+    const all = (await json<{ metrics: { name: string }[] }>(await ts.request(`${path}?limit=1000`, { token: owner }))).metrics.map((m) => m.name);
+    expect(all).toEqual(['paged.0', 'paged.1', 'paged.2']);
+    const seen: string[] = [];
+    let next: string | null = `${path}?limit=1`;
+    while (next) {
+      const response = await ts.request(next, { token: owner });
+      expect(response.status, next).toBe(200);
+      const page = await json<{ metrics: { name: string }[] }>(response);
+      const cursor = response.headers.get('x-next-cursor');
+      const link = response.headers.get('link');
+      expect(page.metrics.length).toBeLessThanOrEqual(1);
+      if (cursor) {
+        expect(link).toMatch(/^<\/api\/v1\/[^>]+>; rel="next"$/);
+        next = /^<([^>]+)>/.exec(link!)![1]!;
+        expect(new URL(next, 'http://localhost').searchParams.get('cursor')).toBe(cursor);
+      } else {
+        expect(link).toBeNull();
+        next = null;
+      }
+      seen.push(...page.metrics.map((m) => m.name));
+    }
+    expect(seen).toEqual(all);
+    expect((await ts.request(`${path}?limit=&cursor=`, { token: owner })).status).toBe(200);
+    for (const [query, field] of [
+      ['limit=0', 'limit'],
+      ['limit=1001', 'limit'],
+      ['limit=abc', 'limit'],
+      ['cursor=bm9wZQ', 'cursor'],
+    ] as const) {
+      const response = await ts.request(`${path}?${query}`, { token: owner });
+      expect(response.status, `${path}?${query}`).toBe(400);
+      expect((await json<{ message: string }>(response)).message).toContain(field);
+    }
+  });
+});
+
 describe('the byte budget', () => {
   test('GET /tests?limit=1000 with 1 MiB scripts stops near 4 MiB and links to the rest', async () => {
     const bulky = await ts.createUser('bulky');
