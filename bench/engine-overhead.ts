@@ -5,7 +5,7 @@
  * counts requests, so every leg is measured the same way: requests / (last request - first request).
  *
  *   ./node_modules/.bin/bun bench/engine-overhead.ts [--engines k6,jmeter,...] [--vus 20] [--duration 15s] [--rounds 3]
- *     [--max-other 15] [--attempts 3]
+ *     [--max-other 15] [--attempts 3] [--sandbox on|off]
  *
  * A leg during which other processes (other people's work on a shared machine) used more than --max-other % of one
  * core is run again, up to --attempts times; the table keeps the last attempt and says how many it took.
@@ -35,7 +35,7 @@ import {
   waitForDoneEvent,
 } from './runs/harness.ts';
 
-const { flags } = parseFlags(Bun.argv.slice(2), { engines: 'k6', vus: '20', duration: '15s', rounds: '3', 'max-other': '15', attempts: '3' });
+const { flags } = parseFlags(Bun.argv.slice(2), { engines: 'k6', vus: '20', duration: '15s', rounds: '3', 'max-other': '15', attempts: '3', sandbox: 'on' });
 const maxOther = Number(flags['max-other']);
 const attempts = Math.max(1, Number(flags.attempts));
 const vus = Number(flags.vus);
@@ -195,7 +195,8 @@ async function main() {
   let agent: Awaited<ReturnType<typeof startBenchAgent>>['agent'] | null = null;
   try {
     runs = await startRunsService();
-    const started = await startBenchAgent(runs, 'engine-overhead');
+    // `--sandbox off` is a diagnostic: how much of an engine's loss is the tool sandbox.
+    const started = await startBenchAgent(runs, 'engine-overhead', undefined, { sandbox: flags.sandbox === 'off' ? 'off' : 'on' });
     agent = started.agent;
     const machines = await runs.api<{ id: string; tools?: { tool: string; version: string | null }[] }[]>('/machines');
     for (const { tool, version } of machines.body.find((m) => m.id === started.machineId)?.tools ?? []) if (version) versions[tool] = version;
