@@ -247,7 +247,16 @@ export async function bootService(options: BootOptions): Promise<Service> {
     });
     // Git syncs run where jobs run; an API-only replica (WORKERS=false) passes the wake-up on to them.
     const gitSync = settings.workers
-      ? createGitSyncWorker({ db: database, guard: outboundGuard, fetcher: gitFetcher, secrets: secretBox, hooks: kernel.hooks, logger: logger.child({ part: 'git-sync' }), limits: options.gitSyncLimits })
+      ? createGitSyncWorker({
+          db: database,
+          guard: outboundGuard,
+          fetcher: gitFetcher,
+          secrets: secretBox,
+          hooks: kernel.hooks,
+          logger: logger.child({ part: 'git-sync' }),
+          limits: options.gitSyncLimits,
+          validateScript: (tool, script) => tools.get(tool)?.validateScript(script) ?? null,
+        })
       : null;
     const unsubscribeGitWake = gitSync ? pubsub.subscribe(gitSyncTopic, () => void gitSync.wake()) : () => {};
     if (gitSync) {

@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { createServer, type Server, type Socket } from 'node:net';
 import { sqlOf } from '../../core/services/sql.ts';
+import { minimalScripts } from '../fixtures/minimal-scripts.ts';
 import { type GitHttpServer, startGitHttpServer } from '../helpers/git-http-server.ts';
 import { freePort } from '../helpers/service-process.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
@@ -73,11 +74,14 @@ const byName = (rows: TestRow[]) => Object.fromEntries(rows.map((row) => [row.na
 
 const files = {
   'loadtests/checkout.js': 'export default function () { /* v1 */ }\n',
-  'loadtests/locustfile.py': 'from locust import HttpUser\n',
-  'loadtests/plan.jmx': '<?xml version="1.0"?><jmeterTestPlan/>\n',
-  'loadtests/flow.yml': 'config:\n  target: http://127.0.0.1\n',
-  'loadtests/sub/deep.yaml': 'scenarios: []\n',
-  'loadtests/Sim.scala': 'class Sim extends Simulation\n',
+  'loadtests/locustfile.py': minimalScripts.locust!,
+  'loadtests/plan.jmx': minimalScripts.jmeter!,
+  'loadtests/flow.yml': minimalScripts.artillery!,
+  'loadtests/sub/deep.yaml': minimalScripts.artillery!.replace('url: /', 'url: /deep'),
+  'loadtests/Sim.scala':
+    'import io.gatling.core.Predef._\nimport io.gatling.http.Predef._\n\nclass Sim extends Simulation {\n  setUp(scenario("s").exec(http("h").get("http://127.0.0.1:9/")).inject(atOnceUsers(1)))\n}\n',
+  // Its tool refuses it: skipped with the reason, as POST /tests would answer.
+  'loadtests/broken.jmx': 'not a plan\n',
   'loadtests/README.md': '# not a test\n',
   'loadtests/empty.js': '   \n',
   'other/outside.js': 'export default function () {}\n',
@@ -112,7 +116,17 @@ describe('git repositories: sync', () => {
     const repo = await connected(owner, { url: git.url('perf'), path: 'loadtests' });
     expect(repo).toMatchObject({ url: git.url('perf'), branch: 'main', path: 'loadtests', sync_status: 'synced', last_commit: first, last_error: null, has_credentials: false });
     expect(repo.last_synced_at).toMatch(/Z$/);
-    expect(repo.last_result).toEqual({ files: 7, created: 6, updated: 0, unchanged: 0, archived: 0, skipped: [{ path: 'loadtests/empty.js', reason: 'empty file' }] });
+    expect({ ...repo.last_result, skipped: [...repo.last_result!.skipped].sort((x, y) => x.path.localeCompare(y.path)) }).toEqual({
+      files: 8,
+      created: 6,
+      updated: 0,
+      unchanged: 0,
+      archived: 0,
+      skipped: [
+        { path: 'loadtests/broken.jmx', reason: 'not a valid jmeter test: a JMeter script must be a .jmx test plan (XML starting with <?xml or <jmeterTestPlan); this is not XML' },
+        { path: 'loadtests/empty.js', reason: 'empty file' },
+      ],
+    });
     const tests = byName(await testsOf(owner));
     expect(Object.fromEntries(Object.values(tests).map((t) => [t.name, `${t.tool}/${t.status}`]))).toEqual({
       'loadtests/checkout.js': 'k6/active',
@@ -131,7 +145,7 @@ describe('git repositories: sync', () => {
     const second = await git.commit('perf', {
       'loadtests/checkout.js': 'export default function () { /* v2 */ }\n',
       'loadtests/plan.jmx': null,
-      'loadtests/NewSim.java': 'public class NewSim extends Simulation {}\n',
+      'loadtests/NewSim.java': minimalScripts.gatling!.replace('class Minimal', 'class NewSim'),
     });
     const resynced = await sync(owner, repo.id);
     expect(resynced).toMatchObject({ sync_status: 'synced', last_commit: second, last_error: null });
@@ -145,7 +159,7 @@ describe('git repositories: sync', () => {
     expect(named['loadtests/NewSim.java']!.tool).toBe('gatling');
 
     // The file comes back: its test is active again, still the same test.
-    await git.commit('perf', { 'loadtests/plan.jmx': '<jmeterTestPlan version="2"/>\n' });
+    await git.commit('perf', { 'loadtests/plan.jmx': minimalScripts.jmeter!.replace('testname="minimal"', 'testname="v2"') });
     const restored = await sync(owner, repo.id);
     expect(restored.last_result).toMatchObject({ updated: 1, archived: 0 });
     const plan = byName(await testsOf(owner))['loadtests/plan.jmx']!;
@@ -166,8 +180,8 @@ describe('git repositories: sync', () => {
 
   test('the whole repository by default; another branch; an unknown branch or path fails with a clear last_error', async () => {
     const owner = await fresh();
-    await git.commit('branches', { 'a.js': 'export default function () {}\n', 'deep/b.py': 'x = 1\n' });
-    const release = await git.commit('branches', { 'c.yml': 'config: {}\n' }, { branch: 'release/1.0' });
+    await git.commit('branches', { 'a.js': 'export default function () {}\n', 'deep/b.py': minimalScripts.locust! });
+    const release = await git.commit('branches', { 'c.yml': minimalScripts.artillery! }, { branch: 'release/1.0' });
     const whole = await connected(owner, { url: git.url('branches') });
     expect(whole.last_result).toMatchObject({ created: 2 });
     const branch = await connected(owner, { url: git.url('branches'), branch: 'release/1.0' });

@@ -45,6 +45,8 @@ export function createGitSyncWorker(deps: {
   hooks: HookBus<KernelHooks>;
   logger: Logger;
   limits?: Partial<GitSyncLimits>;
+  /** The loaded tools' script checks: a file its tool refuses is skipped with the reason, as a saved test would be. */
+  validateScript?: (tool: string, script: string) => string | null;
 }) {
   const limits: GitSyncLimits = { maxFetchBytes, timeoutMillis: syncTimeoutMillis, maxFiles: maxSyncedFiles, ...deps.limits };
   const sql = sqlOf(deps.db);
@@ -150,6 +152,12 @@ export function createGitSyncWorker(deps: {
         continue;
       }
       const script = file.content.replaceAll('\0', '\uFFFD');
+      const problem = deps.validateScript?.(tool, script) ?? null;
+      if (problem) {
+        // An existing test keeps its last good script until the file is fixed.
+        result.skipped.push({ path: file.path, reason: `not a valid ${tool} test: ${problem}` });
+        continue;
+      }
       const current = byPath.get(file.path);
       if (current) {
         if (current.script === script && current.status !== 'archived' && current.tool === tool) {
