@@ -9,6 +9,7 @@ export const artilleryPluginFile = `artillery-plugin-${artilleryPluginName}.js`;
 /** The line prefix the plugin writes its snapshots under. */
 export const artilleryMetricsPrefix = 'LOADPLANE_METRICS ';
 
+// engine-side source: begin
 export const artilleryMetricsPlugin = String.raw`// Loadplane's Artillery plugin: every HTTP request into a log-linear latency histogram, one snapshot line per interval.
 //
 // Shipped by the load-tool-artillery plugin into each run's work directory and enabled through ARTILLERY_PLUGINS. In
@@ -125,3 +126,4 @@ LoadplanePlugin.prototype.cleanup = function (done) {
 
 module.exports = { Plugin: LoadplanePlugin };
 `;
+// engine-side source: end

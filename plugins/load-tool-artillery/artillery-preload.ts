@@ -6,6 +6,7 @@
  */
 export const artilleryPreloadFile = 'loadplane-preload.js';
 
+// engine-side source: begin
 export const artilleryPreload = String.raw`'use strict';
 // Loadplane's preload for Artillery: plugins from the work directory, no telemetry client.
 const Module = require('module');
@@ -21,3 +22,4 @@ Module._load = function (request) {
   return load.apply(this, arguments);
 };
 `;
+// engine-side source: end
