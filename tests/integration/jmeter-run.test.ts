@@ -158,7 +158,7 @@ describe('JMeter through the service and a real agent', () => {
     expect(points.reduce((sum, p) => sum + Number(p.requests), 0)).toBe(requests);
   }, 120_000);
 
-  test('a .jmx that is not a JMeter plan: POST /tasks answers 400 with what is wrong', async () => {
+  test('a .jmx that is not a JMeter plan: saving it answers 400 with what is wrong', async () => {
     if (!ready('the JMeter validation test')) return;
     for (const [script, message] of [
       ['{"url": "http://127.0.0.1/"}', 'not XML'],
@@ -166,9 +166,7 @@ describe('JMeter through the service and a real agent', () => {
       ['<project><hashTree/></project>', 'root element is <jmeterTestPlan>'],
       ['<jmeterTestPlan version="1.2"><hashTree><TestPlan testclass="TestPlan"/><hashTree/></hashTree></jmeterTestPlan>', 'no enabled thread group'],
     ] as const) {
-      const created = await ts.request('/api/v1/tests', { method: 'POST', token, json: { name: 'bad plan', tool: 'jmeter', script } });
-      const { id: testId } = (await created.json()) as { id: string };
-      const refused = await ts.request('/api/v1/tasks', { method: 'POST', token, json: { testId } });
+      const refused = await ts.request('/api/v1/tests', { method: 'POST', token, json: { name: 'bad plan', tool: 'jmeter', script } });
       expect(refused.status).toBe(400);
       const body = (await refused.json()) as { error: string; message: string };
       expect(body.error).toBe('bad_request');
