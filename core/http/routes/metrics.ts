@@ -42,7 +42,7 @@ const QueryView = t.Object(
     end: t.Number({ description: 'unix seconds' }),
     step: t.Number({ description: 'seconds; a point at t covers (t - step, t]' }),
     by: t.Array(t.String()),
-    series: t.Array(t.Object({ labels: t.Record(t.String(), t.String()), points: t.Array(t.Tuple([t.Number(), t.Number()])) })),
+    series: t.Array(t.Object({ labels: t.Record(t.String(), t.String()), points: t.Array(t.Array(t.Number(), { minItems: 2, maxItems: 2, description: '[unix seconds, value]' })) })),
   },
   { title: 'MetricQueryResult' },
 );
