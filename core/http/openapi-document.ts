@@ -2,6 +2,7 @@
 import { defaultPageSize, maxPageSize } from './paging.ts';
 import { policyKey, routePolicies } from './route-policy.ts';
 import { SchemaComponents } from './openapi-schema.ts';
+import { ErrorBody } from './schemas/common.ts';
 
 type Json = Record<string, unknown>;
 
@@ -208,7 +209,10 @@ function responsesOf(
   const errors = new Set<number>();
   for (const [status, schema] of Object.entries(declared)) {
     const code = Number(status);
-    if (code >= 400) errors.add(code);
+    // An error answer in the standard {error, message} body is the shared response; a route that answers an error in
+    // another shape (the Prometheus API's envelope) is described with its own schema.
+    if (code >= 400 && (schema === undefined || schema === ErrorBody)) errors.add(code);
+    else if (code >= 400) responses[status] = { description: errorAnswers[code]?.description ?? 'error', content: { 'application/json': { schema: components.convert(schema) } } };
     else if (schema !== undefined) {
       responses[status] = isVoid(schema)
         ? { description: 'done; no content' }
@@ -229,6 +233,7 @@ function responsesOf(
   if (writes || traits.hasBody) [400, 415].forEach((code) => errors.add(code));
   if (traits.paged) errors.add(400);
   for (const code of [...errors].sort()) {
+    if (responses[String(code)]) continue;
     const answer = errorAnswers[code];
     if (!answer) throw new Error(`no description for status ${code} (${route.method} ${route.path})`);
     responses[String(code)] = { $ref: `#/components/responses/${answer.name}` };
