@@ -41,6 +41,7 @@ export type { EncodedHistogram } from '../core/domain/metrics/histogram.ts';
 export { emptySnapshot, MetricRecorder } from '../core/domain/metrics/metric-recorder.ts';
 export { mergeSummaries } from '../core/domain/metrics/merge-summaries.ts';
 export { readEngineSnapshot } from '../core/domain/metrics/engine-snapshot.ts';
+export { LatencyCountsReader, latencyCountsPrefix } from '../core/domain/metrics/latency-counts.ts';
 export type { RunFigures } from '../core/domain/metrics/merge-summaries.ts';
 
 // ---- Engines and programs on the agent's machine ------------------------------------------------------------------

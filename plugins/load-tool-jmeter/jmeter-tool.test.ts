@@ -1,13 +1,15 @@
 import { describe, expect, test } from 'bun:test';
 import { type Assignment, LatencyHistogram } from 'loadplane/plugin';
 import { httpPlan } from './http-plan.ts';
-import { jmeterCommand, jmeterLogConfig, resultsOnStdout } from './jmeter-command.ts';
+import { jmeterCommand, jmeterLogConfig } from './jmeter-command.ts';
 import { jmeterErrorOf, jmeterOutcome } from './jmeter-outcome.ts';
 import { createJmeterParser } from './jmeter-output-parser.ts';
 import { createJmeterTool } from './jmeter-tool.ts';
 import { applyLoadShare } from './jmx-load.ts';
 import { validateJmeterScript, xmlProblem } from './jmx-validation.ts';
 import { parseJtlLine } from './jtl-line.ts';
+import { resultsOnStdout } from './jtl-output.ts';
+import { metricsListenerClass, withMetricsListener } from './metrics-listener.ts';
 import { maxGroups, stageSchedule } from './stage-schedule.ts';
 
 const plan = httpPlan({ url: 'http://127.0.0.1:8080/x', threads: 3, loops: 7 });
@@ -41,10 +43,23 @@ function groupsOf(jmx: string) {
 }
 
 describe('command', () => {
-  test('no config: the plan as written, JTL on fd 3, log config, the JTL columns as -J properties', () => {
+  test('with the listener: the plan gets it, JMeter runs as it is (no wrapper, no JTL), stdout straight to the agent', () => {
+    const command = jmeterCommand(assignment(), '/opt/jmeter/bin/jmeter', { metricsListener: true });
+    expect(command.argv).toEqual([
+      '/opt/jmeter/bin/jmeter', '-n', '-t', 'plan.jmx', '-i', 'log4j2.xml',
+      '-Jsummariser.out=false', '-Jjmeterengine.nongui.port=0', '-Jjmeterengine.force.system.exit=true',
+      '-Jloadplane.machine_index=0', '-Jloadplane.machine_count=1',
+    ]);
+    expect(command.files).toEqual({ 'plan.jmx': withMetricsListener(plan), 'log4j2.xml': jmeterLogConfig });
+    expect(validateJmeterScript(command.files!['plan.jmx']!)).toBeNull();
+    const idle = jmeterCommand(assignment({ config: { vus: 2, duration: '10s' }, machineIndex: 2, machineCount: 3 }), 'jmeter', { metricsListener: true });
+    expect(idle.argv).toEqual(['jmeter', '--version']);
+  });
+
+  test('no config, without the listener: the plan as written, JTL on fd 3, log config, the JTL columns as -J properties', () => {
     const command = jmeterCommand(assignment(), '/opt/jmeter/bin/jmeter');
     expect(command.argv.slice(0, 3)).toEqual(resultsOnStdout);
-    expect(command.argv.slice(3, 11)).toEqual(['/opt/jmeter/bin/jmeter', '-n', '-t', 'plan.jmx', '-l', '/dev/fd/3', '-i', 'log4j2.xml']);
+    expect(command.argv.slice(3, 11)).toEqual(['/opt/jmeter/bin/jmeter', '-n', '-t', 'plan.jmx', '-i', 'log4j2.xml', '-l', '/dev/fd/3']);
     expect(command.argv).toContain('-Jjmeter.save.saveservice.output_format=csv');
     expect(command.argv).toContain('-Jjmeter.save.saveservice.label=false');
     expect(command.argv).toContain('-Jjmeter.save.saveservice.subresults=false');
@@ -112,6 +127,36 @@ describe('command', () => {
   test('deterministic', () => {
     const a = assignment({ config: { stages: [{ duration: '10s', target: 7 }, { duration: '5s', target: 0 }] } });
     expect(jmeterCommand(a, 'jmeter')).toEqual(jmeterCommand(a, 'jmeter'));
+  });
+});
+
+describe('the metrics listener in the plan', () => {
+  const element = (jmx: string) => jmx.match(new RegExp(`<${metricsListenerClass.replace(/\./g, '\\.')}\\b[^>]*/><hashTree/>`, 'g')) ?? [];
+
+  test('the test plan\'s first child, once, beside the thread groups (heard by every sampler)', () => {
+    const jmx = withMetricsListener(plan);
+    expect(element(jmx).length).toBe(1);
+    expect(jmx).toMatch(new RegExp(`</TestPlan>\\s*<hashTree><${metricsListenerClass}[^>]*/><hashTree/>\\s*<ThreadGroup `));
+    expect(jmx.replace(element(jmx)[0]!, '')).toBe(plan);
+    expect(validateJmeterScript(jmx)).toBeNull();
+  });
+
+  test('a test plan with an empty subtree or a self-closed TestPlan gets it too; a plan without TestPlan is left alone', () => {
+    const empty = '<jmeterTestPlan><hashTree><TestPlan testclass="TestPlan"></TestPlan><hashTree/></hashTree></jmeterTestPlan>';
+    expect(withMetricsListener(empty)).toBe(`<jmeterTestPlan><hashTree><TestPlan testclass="TestPlan"></TestPlan><hashTree>${element(withMetricsListener(empty))[0]}</hashTree></hashTree></jmeterTestPlan>`);
+    expect(xmlProblem(withMetricsListener(empty))).toBeNull();
+    const selfClosed = '<jmeterTestPlan><hashTree><TestPlan testclass="TestPlan"/>\n<hashTree><ThreadGroup testclass="ThreadGroup"/><hashTree/></hashTree></hashTree></jmeterTestPlan>';
+    expect(element(withMetricsListener(selfClosed)).length).toBe(1);
+    expect(xmlProblem(withMetricsListener(selfClosed))).toBeNull();
+    const none = '<jmeterTestPlan><hashTree><ThreadGroup testclass="ThreadGroup"/><hashTree/></hashTree></jmeterTestPlan>';
+    expect(withMetricsListener(none)).toBe(none);
+  });
+
+  test('with a load config the listener is still there once, after the thread groups are rewritten', () => {
+    const config = { stages: [{ duration: '3s', target: 3 }, { duration: '2s', target: 0 }] };
+    const jmx = jmeterCommand(assignment({ config }), 'jmeter', { metricsListener: true }).files!['plan.jmx']!;
+    expect(element(jmx).length).toBe(1);
+    expect(groupsOf(jmx).length).toBe(stageSchedule(config.stages).length);
   });
 });
 
@@ -210,6 +255,28 @@ describe('JTL lines', () => {
   });
 });
 
+describe('listener lines', () => {
+  const line = (from: number, to: number, ok: Record<string, number>, ko: Record<string, number> = {}) => `@loadplane-metrics ${JSON.stringify({ from, to, ok, ko })}`;
+
+  test('counts per millisecond on stdout into the histogram (not the log); console lines logged; the load window is the summary\'s', () => {
+    const parser = createJmeterParser(() => 1_000);
+    expect(parser.onOutput('out', 'Starting standalone test @ 2026 Nov 23 13:37:48 UTC (1795441068532)')).toBe('Starting standalone test @ 2026 Nov 23 13:37:48 UTC (1795441068532)');
+    expect(parser.onOutput('out', line(1_795_441_068_751, 1_795_441_069_620, { 0: 2, 12: 5 }, { 40: 1 }))).toBeNull();
+    const first = parser.takeInterval(1_795_441_069_700)!;
+    expect([first.requests, first.errors, first.startedAt, first.endedAt]).toEqual([8, 1, 1_795_441_068_751, 1_795_441_069_620]);
+    expect(parser.onOutput('out', line(1_795_441_069_615, 1_795_441_070_634, { 12: 3 }))).toBeNull();
+    const summary = parser.summary();
+    expect([summary.requests, summary.errors, summary.startedAt, summary.endedAt]).toEqual([11, 1, 1_795_441_068_751, 1_795_441_070_634]);
+    const histogram = LatencyHistogram.decode(summary.histogram);
+    expect(histogram.count).toBe(11);
+    expect(histogram.max).toBeWithin(40, 40 * (1 + 1 / 1024) + 1e-9);
+    expect(histogram.percentile(50)).toBeWithin(12, 12 * (1 + 1 / 1024) + 1e-9);
+    // A torn line is logged as it is, not counted.
+    expect(parser.onOutput('out', '@loadplane-metrics {"from":')).toBe('@loadplane-metrics {"from":');
+    expect(parser.summary().requests).toBe(11);
+  });
+});
+
 describe('outcome', () => {
   test('exit 0 completes whatever the samples did; other exits fail with JMeter\'s last error', () => {
     expect(jmeterOutcome(0, null)).toEqual({ status: 'completed' });
@@ -265,6 +332,7 @@ describe('tool', () => {
     const missing = await createJmeterTool({ which: async () => null }).available();
     expect(missing.ok).toBe(false);
     expect(createJmeterTool({ binary: '/opt/jmeter' }).command(assignment()).argv[3]).toBe('/opt/jmeter');
+    expect(createJmeterTool({ binary: '/opt/jmeter', metricsListener: true }).command(assignment()).argv[0]).toBe('/opt/jmeter');
     expect(createJmeterTool().tool).toBe('jmeter');
   });
 });

@@ -1,4 +1,4 @@
-/** The `jmeter` load tool: validates .jmx plans, runs non-GUI JMeter with this machine's share of the load, reads its JTL. */
+/** The `jmeter` load tool: validates .jmx plans, runs non-GUI JMeter with this machine's share of the load, reads its metrics. */
 import type { LoadTool, ProgramLookup } from 'loadplane/plugin';
 import { jmeterCommand } from './jmeter-command.ts';
 import { createJmeterParser } from './jmeter-output-parser.ts';
@@ -11,6 +11,8 @@ export interface JmeterToolOptions {
   which?: ProgramLookup;
   /** JMeter's version as the host found it, reported by `available()`. */
   version?: string;
+  /** This JMeter has Loadplane's listener (the one `scripts/install-engines jmeter` assembles): no JTL stream. */
+  metricsListener?: boolean;
 }
 
 export function createJmeterTool(options: JmeterToolOptions = {}): LoadTool {
@@ -24,7 +26,7 @@ export function createJmeterTool(options: JmeterToolOptions = {}): LoadTool {
       if (!path) return { ok: false, reason: `jmeter not found ("${binary}"): run \`bash scripts/install-engines jmeter\`, put bin/jmeter on PATH or set JMETER_BIN` };
       return options.version ? { ok: true, version: options.version } : { ok: true };
     },
-    command: (assignment) => jmeterCommand(assignment, binary),
+    command: (assignment) => jmeterCommand(assignment, binary, { metricsListener: options.metricsListener }),
     createParser: () => createJmeterParser(),
   };
 }

@@ -2,7 +2,7 @@
 # Installs Gatling 3.13.5 for the agent into ~/.cache/loadplane/gatling/3.13.5: its resolved classpath from Maven Central
 # (`mvn dependency:copy-dependencies` on a generated pom naming io.gatling.highcharts:gatling-charts-highcharts, plus the
 # Scala compiler of Gatling's Scala version for Scala simulations; the bundle zip is not on Maven Central), Loadplane's
-# launcher (scripts/engines/gatling/, compiled with javac and scalac against that classpath) and bin/gatling, the
+# launcher (scripts/engines/gatling/ with the shared scripts/engines/jvm-metrics/, compiled with javac and scalac against that classpath) and bin/gatling, the
 # command the agent runs. Needs a JDK 11+ (javac) and Maven.
 # Idempotent; run through scripts/install-engines (or alone: bash scripts/engines/gatling.sh). Prints one line.
 set -euo pipefail
@@ -12,11 +12,13 @@ GATLING_VERSION=3.13.5
 SCALA_VERSION=2.13.16
 : "${HOME:=$(getent passwd "$(id -un)" | cut -d: -f6)}"
 SOURCES="$(cd "$(dirname "${BASH_SOURCE[0]}")/gatling" && pwd)"
+# The latency counter the JVM engines share (JMeter's listener uses it too).
+SHARED="$(cd "$(dirname "${BASH_SOURCE[0]}")/jvm-metrics" && pwd)"
 ROOT="$HOME/.cache/loadplane/gatling/$GATLING_VERSION"
 BIN="$ROOT/bin/gatling"
 
 # The launcher's sources are part of the install: a changed launcher is rebuilt, the jars are kept.
-stamp="$GATLING_VERSION $SCALA_VERSION $(cat "$SOURCES"/logback.xml "$SOURCES"/loadplane/gatling/*.java "$SOURCES"/loadplane/gatling/scaladsl/*.scala | sha256sum | cut -c1-16)"
+stamp="$GATLING_VERSION $SCALA_VERSION $(cat "$SOURCES"/logback.xml "$SOURCES"/loadplane/gatling/*.java "$SHARED"/loadplane/metrics/*.java "$SOURCES"/loadplane/gatling/scaladsl/*.scala | sha256sum | cut -c1-16)"
 if [ -x "$BIN" ] && [ -f "$ROOT/bin/gatling.version" ] && [ "$(cat "$ROOT/installed" 2>/dev/null)" = "$stamp" ]; then
   echo "gatling: $GATLING_VERSION at $BIN"
   exit 0
@@ -68,7 +70,7 @@ POM
 fi
 
 rm -rf "$ROOT/launcher" && mkdir -p "$ROOT/launcher" "$ROOT/bin"
-javac -nowarn -Xlint:none -d "$ROOT/launcher" -cp "$ROOT/lib/*" "$SOURCES"/loadplane/gatling/*.java 2>&1 | grep -v '^Note:' >&2 || true
+javac -nowarn -Xlint:none -d "$ROOT/launcher" -cp "$ROOT/lib/*" "$SOURCES"/loadplane/gatling/*.java "$SHARED"/loadplane/metrics/*.java 2>&1 | grep -v '^Note:' >&2 || true
 [ -f "$ROOT/launcher/loadplane/gatling/LoadplaneGatling.class" ] || { echo "gatling: the launcher does not compile" >&2; exit 1; }
 # The Scala simulations' helper, with the Scala compiler the launcher also uses.
 java -cp "$ROOT/launcher:$ROOT/lib/*" scala.tools.nsc.Main -usejavacp -nowarn -d "$ROOT/launcher" "$SOURCES"/loadplane/gatling/scaladsl/*.scala >&2

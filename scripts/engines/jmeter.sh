@@ -3,17 +3,42 @@
 # Central artifacts as the jmeter-maven-plugin does (the binary zip is not on Maven Central): the ApacheJMeter_*
 # component jars go to lib/ext, their transitive dependencies (resolved by `mvn dependency:copy-dependencies` on a
 # generated pom) to lib, ApacheJMeter_config's bin/ (jmeter.properties, saveservice.properties, log4j2.xml...) to bin,
-# and the launcher jar to bin/ApacheJMeter.jar, started by a small bin/jmeter script. Needs java 17+ and mvn.
-# Idempotent; run through scripts/install-engines (or alone: bash scripts/engines/jmeter.sh).
+# and the launcher jar to bin/ApacheJMeter.jar, started by a small bin/jmeter script. Then Loadplane's metrics listener
+# (scripts/engines/jmeter/ and the shared scripts/engines/jvm-metrics/, compiled with javac) goes to
+# lib/ext/loadplane-metrics.jar with a marker file the agent reads. Needs a JDK 17+ and mvn.
+# Idempotent (a changed listener is rebuilt, JMeter kept); run through scripts/install-engines (or alone:
+# bash scripts/engines/jmeter.sh).
 set -euo pipefail
 
 JMETER_VERSION=5.6.3
 : "${HOME:=$(getent passwd "$(id -un)" | cut -d: -f6)}"
 HOME_DIR="$HOME/.cache/loadplane/jmeter/$JMETER_VERSION"
 MARKER="$HOME_DIR/version"
+ENGINES="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+LISTENER_SOURCES=("$ENGINES"/jvm-metrics/loadplane/metrics/*.java "$ENGINES"/jmeter/loadplane/jmeter/*.java)
+LISTENER_MARKER="$HOME_DIR/lib/ext/loadplane-metrics.version"
+listener_stamp="loadplane-metrics $(cat "${LISTENER_SOURCES[@]}" | sha256sum | cut -c1-16)"
+
+# Compiles the listener against this JMeter's jars into lib/ext; the marker is written last, so it names a whole jar.
+build_listener() {
+  command -v javac >/dev/null 2>&1 && command -v jar >/dev/null 2>&1 || { echo "jmeter: cannot build Loadplane's listener: javac and jar (a JDK 17+) are needed" >&2; exit 1; }
+  local classes
+  classes=$(mktemp -d)
+  rm -f "$LISTENER_MARKER"
+  javac -nowarn -Xlint:none --release 17 -d "$classes" -cp "$HOME_DIR/lib/*:$HOME_DIR/lib/ext/*" "${LISTENER_SOURCES[@]}" >&2 \
+    || { rm -rf "$classes"; echo "jmeter: Loadplane's listener does not compile" >&2; exit 1; }
+  jar cf "$HOME_DIR/lib/ext/loadplane-metrics.jar" -C "$classes" .
+  rm -rf "$classes"
+  echo "$listener_stamp" >"$LISTENER_MARKER"
+}
 
 if [ -x "$HOME_DIR/bin/jmeter" ] && [ "$(cat "$MARKER" 2>/dev/null)" = "$JMETER_VERSION" ]; then
-  echo "jmeter: $JMETER_VERSION at $HOME_DIR/bin/jmeter"
+  if [ "$(cat "$LISTENER_MARKER" 2>/dev/null)" != "$listener_stamp" ]; then
+    build_listener
+    echo "jmeter: $JMETER_VERSION at $HOME_DIR/bin/jmeter (listener rebuilt)"
+  else
+    echo "jmeter: $JMETER_VERSION at $HOME_DIR/bin/jmeter"
+  fi
   exit 0
 fi
 
@@ -65,5 +90,6 @@ chmod +x "$staging/bin/jmeter"
 echo "$JMETER_VERSION" >"$staging/version"
 rm -rf "$HOME_DIR"
 mv "$staging" "$HOME_DIR"
+build_listener
 "$HOME_DIR/bin/jmeter" --version 2>&1 | grep -q "$JMETER_VERSION" || { echo "jmeter: the assembled JMeter does not report $JMETER_VERSION" >&2; exit 1; }
 echo "jmeter: $JMETER_VERSION at $HOME_DIR/bin/jmeter (assembled in $((SECONDS - start))s)"

@@ -149,9 +149,11 @@ describe('JMeter through the service and a real agent', () => {
     expect(task.total_requests).toBe(requests);
     expect(task.error_rate).toBe(0);
     expectPercentilesWithinDelay(task);
-    // JMeter's own log is the task's log, live; the JTL samples are not in it.
+    // JMeter's own log is the task's log, live; the agent's JMeter counted in the JVM (Loadplane's listener), and its
+    // metric lines are not in the log.
     expect(log.some((line) => line.includes('end of run'))).toBe(true);
-    expect(log.some((line) => /^\d{13},\d+,(true|false)$/.test(line))).toBe(false);
+    expect(log.some((line) => line.includes('INFO LoadplaneMetrics: Loadplane metrics: each sample'))).toBe(true);
+    expect(log.some((line) => line.startsWith('@loadplane-metrics') || /^\d{13},\d+,(true|false)$/.test(line))).toBe(false);
     // The three stages became thread groups started and stopped on schedule.
     expect(log.some((line) => line.includes('[step 1/'))).toBe(true);
     const points: { requests: number }[] = await ts.service.database.fork().getConnection().execute('select requests from task_metric_points where task_id = ?', [id]);

@@ -2,6 +2,7 @@
  * also counts each response's latency in LatencyCounts. */
 package loadplane.gatling;
 
+import loadplane.metrics.LatencyCounts;
 import io.gatling.commons.stats.OK$;
 import io.gatling.commons.stats.Status;
 import io.gatling.core.actor.ActorRef;

@@ -6,6 +6,7 @@
  */
 package loadplane.gatling;
 
+import loadplane.metrics.LatencyCounts;
 import io.gatling.app.RunResult;
 import io.gatling.app.RunResultProcessor;
 import io.gatling.app.Runner;

@@ -1,13 +1,14 @@
-/* Response latencies counted per whole millisecond (Gatling's own resolution, so the counts are exact), printed once a
- * second as one line: `@loadplane-metrics {"from":<epoch ms>,"to":<epoch ms>,"ok":{"<ms>":<n>,...},"ko":{...}}`. */
-package loadplane.gatling;
+/* Response latencies counted per whole millisecond (the resolution of Gatling and JMeter, so the counts are exact),
+ * printed once a second as one line: `@loadplane-metrics {"from":<epoch ms>,"to":<epoch ms>,"ok":{"<ms>":<n>,...},"ko":{...}}`.
+ * Shared by the JVM engines' hooks (Gatling's stats engine, JMeter's listener): nothing leaves the JVM per request. */
+package loadplane.metrics;
 
 import java.io.PrintStream;
 import java.util.HashMap;
 import java.util.Map;
 
-final class LatencyCounts {
-  static final String PREFIX = "@loadplane-metrics ";
+public final class LatencyCounts {
+  public static final String PREFIX = "@loadplane-metrics ";
 
   private final PrintStream out;
   private Map<Long, long[]> window = new HashMap<>();
@@ -15,13 +16,18 @@ final class LatencyCounts {
   private long to = Long.MIN_VALUE;
   private Thread ticker;
 
-  LatencyCounts(PrintStream out) {
+  public LatencyCounts(PrintStream out) {
     this.out = out;
   }
 
-  /** One response: [0] counts OK, [1] KO, per latency in ms. Called from Gatling's event loops: kept short. */
-  synchronized void record(long start, long end, boolean failed) {
-    long latency = Math.max(0, end - start);
+  /** One response: [0] counts OK, [1] KO, per latency in ms. Called from the engine's own threads: kept short. */
+  public void record(long start, long end, boolean failed) {
+    record(start, end, end - start, failed);
+  }
+
+  /** One response whose latency is not end - start (JMeter subtracts the idle time of a sample). */
+  public synchronized void record(long start, long end, long elapsed, boolean failed) {
+    long latency = Math.max(0, elapsed);
     long[] counts = window.get(latency);
     if (counts == null) window.put(latency, counts = new long[2]);
     counts[failed ? 1 : 0]++;
@@ -29,7 +35,7 @@ final class LatencyCounts {
     if (end > to) to = end;
   }
 
-  void start() {
+  public void start() {
     ticker = new Thread(() -> {
       try {
         while (!Thread.currentThread().isInterrupted()) {
@@ -44,12 +50,12 @@ final class LatencyCounts {
     ticker.start();
   }
 
-  void stop() {
+  public void stop() {
     if (ticker != null) ticker.interrupt();
     flush();
   }
 
-  void flush() {
+  public void flush() {
     Map<Long, long[]> taken;
     long first;
     long last;

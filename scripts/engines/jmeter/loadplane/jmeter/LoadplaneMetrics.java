@@ -1,0 +1,66 @@
+/* A JMeter listener the agent adds to every plan: each top-level sample's elapsed time is counted per millisecond in
+ * LatencyCounts, which prints one `@loadplane-metrics` line a second on stdout. Nothing is written per request (no JTL),
+ * so measuring costs JMeter one synchronized map update per sample. One instance serves every thread (NoThreadClone). */
+package loadplane.jmeter;
+
+import java.io.Serializable;
+import loadplane.metrics.LatencyCounts;
+import org.apache.jmeter.engine.util.NoThreadClone;
+import org.apache.jmeter.samplers.SampleEvent;
+import org.apache.jmeter.samplers.SampleListener;
+import org.apache.jmeter.samplers.SampleResult;
+import org.apache.jmeter.testelement.AbstractTestElement;
+import org.apache.jmeter.testelement.TestStateListener;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+public class LoadplaneMetrics extends AbstractTestElement implements SampleListener, TestStateListener, NoThreadClone, Serializable {
+  private static final long serialVersionUID = 1L;
+  private static final Logger log = LoggerFactory.getLogger(LoadplaneMetrics.class);
+
+  private transient volatile LatencyCounts counts;
+
+  @Override
+  public void testStarted() {
+    counts = new LatencyCounts(System.out);
+    counts.start();
+    // In the run's log, so a reader sees how the numbers were taken.
+    log.info("Loadplane metrics: each sample's elapsed time counted per millisecond in this JVM, one line a second");
+  }
+
+  @Override
+  public void testStarted(String host) {
+    testStarted();
+  }
+
+  @Override
+  public void testEnded() {
+    LatencyCounts ended = counts;
+    if (ended != null) ended.stop();
+  }
+
+  @Override
+  public void testEnded(String host) {
+    testEnded();
+  }
+
+  /** As a JTL line would have it: the top-level sample (a redirect's or a transaction's children are inside it). */
+  @Override
+  public void sampleOccurred(SampleEvent event) {
+    LatencyCounts current = counts;
+    SampleResult result = event.getResult();
+    if (current == null || result == null) return;
+    long start = result.getStartTime();
+    current.record(start, result.getEndTime(), result.getTime(), !result.isSuccessful());
+  }
+
+  @Override
+  public void sampleStarted(SampleEvent event) {
+    // only finished samples count
+  }
+
+  @Override
+  public void sampleStopped(SampleEvent event) {
+    // only finished samples count
+  }
+}
