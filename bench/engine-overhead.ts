@@ -5,10 +5,15 @@
  * counts requests, so every leg is measured the same way: requests / (last request - first request).
  *
  *   ./node_modules/.bin/bun bench/engine-overhead.ts [--engines k6,jmeter,...] [--vus 20] [--duration 15s] [--rounds 3]
- *     [--max-other 15] [--attempts 3] [--sandbox on|off]
+ *     [--max-other 15] [--attempts 3] [--sandbox on|off] [--alone-session own|shared]
  *
  * A leg during which other processes (other people's work on a shared machine) used more than --max-other % of one
  * core is run again, up to --attempts times; the table keeps the last attempt and says how many it took.
+ * The engine alone runs in a session of its own (`setsid`), as the agent starts it (one signal must reach its whole
+ * process tree) and as a service manager would: with the kernel's autogroup scheduling (on by default) a new session is
+ * a scheduling group of its own, which on a small machine that also runs the target changes how the CPU is shared
+ * between engine and target far more than anything the agent does (JMeter alone: x0.6 in its own session;
+ * bench/runs/session-scheduling.ts). `--alone-session shared` runs it in the benchmark's session instead.
  * Each engine is bench/engine-overhead/<tool>.ts exporting `leg` (bench/engine-overhead/leg.ts). The aim is agent /
  * alone >= 0.97 for every engine.
  */
@@ -35,7 +40,7 @@ import {
   waitForDoneEvent,
 } from './runs/harness.ts';
 
-const { flags } = parseFlags(Bun.argv.slice(2), { engines: 'k6', vus: '20', duration: '15s', rounds: '3', 'max-other': '15', attempts: '3', sandbox: 'on' });
+const { flags } = parseFlags(Bun.argv.slice(2), { engines: 'k6', vus: '20', duration: '15s', rounds: '3', 'max-other': '15', attempts: '3', sandbox: 'on', 'alone-session': 'own' });
 const maxOther = Number(flags['max-other']);
 const attempts = Math.max(1, Number(flags.attempts));
 const vus = Number(flags.vus);
@@ -43,6 +48,7 @@ const duration = flags.duration;
 const durationS = parseDuration(duration) / 1000;
 const rounds = Number(flags.rounds);
 const engines = flags.engines.split(',').filter(Boolean);
+if (!['own', 'shared'].includes(flags['alone-session']!)) throw new Error('--alone-session is own or shared');
 if (!Number.isInteger(vus) || vus < 1 || !Number.isInteger(rounds) || rounds < 1 || !Number.isInteger(durationS)) {
   throw new Error('--vus and --rounds must be positive integers, --duration whole seconds');
 }
@@ -101,7 +107,9 @@ async function runAlone(leg: EngineLeg, target: CountingTarget): Promise<number>
   try {
     await writeFile(join(workDir, leg.scriptFile), leg.script(target.url));
     const command = leg.aloneCommand({ workDir, vus, durationS, targetUrl: target.url });
-    const proc = Bun.spawn(command.argv, { cwd: workDir, env: { ...baseEnv, ...command.env }, stdout: 'ignore', stderr: 'pipe' });
+    // setsid --wait: a session (and autogroup) of its own, waited for, so its exit code and CPU time are the engine's.
+    const argv = flags['alone-session'] === 'shared' ? command.argv : ['setsid', '--wait', ...command.argv];
+    const proc = Bun.spawn(argv, { cwd: workDir, env: { ...baseEnv, ...command.env }, stdout: 'ignore', stderr: 'pipe' });
     const stderr = new Response(proc.stderr).text();
     const code = await proc.exited;
     if (code !== 0) throw new Error(`${leg.tool} alone exited ${code}: ${(await stderr).slice(-2000)}`);
@@ -232,6 +240,9 @@ async function main() {
     '',
     machine.markdown,
     '- Target: Bun.serve on 127.0.0.1 answering 200 `ok`, in its own process; engine, target, agent and service share the machine',
+    flags['alone-session'] === 'shared'
+      ? '- Alone, the engine ran in the benchmark\'s own session (`--alone-session shared`): through the agent it runs in a session of its own, a different scheduling group'
+      : '- Both legs run the engine in a session of its own (alone: `setsid`; the agent: its process runner), so the kernel schedules it the same way against the target',
     `- Before every leg the benchmark waits (up to 90 s) for the machine to be quiet; "other processes" is what else ran meanwhile; a leg where they took over ${maxOther} % of a core ran again (up to ${attempts} attempts)`,
     '',
     markdownTable(['engine', 'agent / alone per round', 'agent / alone of the means', '≥ 0.97', 'engine CPU per request, agent / alone'], summary),
