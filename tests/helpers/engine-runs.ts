@@ -1,12 +1,13 @@
 /**
- * What the engine integration tests (Locust, Artillery) share: a loopback target with known delays that counts what it
- * served, running a test through the API to its end, a second in-process agent, and the engine processes of a task.
+ * What the engine integration tests (Locust, Artillery, Gatling) share: a loopback target with known delays that
+ * counts what it served, running a test through the API to its end, the figures checked against the target's count,
+ * a second in-process agent, the engine processes of a task, and a cancel that must leave none of them behind.
  */
+import { expect } from 'bun:test';
 import { readdirSync, readFileSync } from 'node:fs';
-import { startNodeAgent } from '../../adapters/agent/start-node-agent.ts';
-import { loadToolPluginsOf } from '../../adapters/composition/plugins.ts';
-import { silentLogger } from '../../core/kernel/logger.ts';
 import type { TestService } from './test-service.ts';
+
+export { startInProcessAgent as startSecondAgent } from './service-with-agent.ts';
 
 export interface Task {
   id: string;
@@ -16,17 +17,22 @@ export interface Task {
   p99: number | null;
   error_rate: number | null;
   total_requests: number | null;
+  requests_per_sec: number | null;
 }
 
-/** `GET /delay/<ms>` answers after `ms` milliseconds; every answer is counted. */
-export function startDelayTarget() {
+/**
+ * `GET /delay/<ms>` answers after `ms` milliseconds, any other path after `delayMs()` (default: at once); every
+ * answer is counted.
+ */
+export function startDelayTarget(options: { delayMs?: () => number } = {}) {
   const target = { served: 0, server: null as ReturnType<typeof Bun.serve> | null };
   target.server = Bun.serve({
     hostname: '127.0.0.1',
     port: 0,
     async fetch(request) {
       target.served++;
-      const delay = Number(/^\/delay\/(\d+)/.exec(new URL(request.url).pathname)?.[1] ?? 0);
+      const asked = /^\/delay\/(\d+)/.exec(new URL(request.url).pathname)?.[1];
+      const delay = asked !== undefined ? Number(asked) : (options.delayMs?.() ?? 0);
       if (delay > 0) await Bun.sleep(delay);
       return new Response('ok');
     },
@@ -65,12 +71,13 @@ export async function readTask(ts: TestService, token: string, id: string): Prom
   return (await (await ts.request(`/api/v1/tasks/${id}`, { token })).json()) as Task;
 }
 
-export async function waitForEnd(ts: TestService, token: string, id: string, timeoutMs = 90_000): Promise<Task> {
+/** The task once it ended; `detail` adds to the error when it does not (an agent process's output, say). */
+export async function waitForEnd(ts: TestService, token: string, id: string, timeoutMs = 90_000, detail?: () => string): Promise<Task> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const task = await readTask(ts, token, id);
     if (['completed', 'failed', 'cancelled'].includes(task.status)) return task;
-    if (Date.now() > deadline) throw new Error(`task ${id} did not end: ${JSON.stringify(task)}`);
+    if (Date.now() > deadline) throw new Error(`task ${id} did not end: ${JSON.stringify(task)}${detail ? `\n${detail()}` : ''}`);
     await Bun.sleep(100);
   }
 }
@@ -83,35 +90,56 @@ export async function taskLog(ts: TestService, taskId: string): Promise<string[]
   return rows.map((row) => row.text);
 }
 
-/** A second agent for the service's workspace owner (`jwt`), in this process, with the service's load tools. */
-export async function startSecondAgent(ts: TestService, jwt: string, hostname: string) {
-  const created = await ts.request('/api/v1/api-tokens', { method: 'POST', token: jwt, json: { name: hostname, scopes: ['machines:write', 'runs:write'] } });
-  const agent = await startNodeAgent({
-    serverUrl: ts.url,
-    token: ((await created.json()) as { token: string }).token,
-    logger: silentLogger,
-    plugins: loadToolPluginsOf(ts.service),
-    system: { hostname },
-  });
-  await agent.ready;
-  return agent;
+/** Waits until `check` holds or `timeoutMs` passed, whichever comes first; the caller asserts what it expects then. */
+export async function settle(check: () => boolean | Promise<boolean>, timeoutMs: number, intervalMs = 100): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check()) && Date.now() < deadline) await Bun.sleep(intervalMs);
 }
 
-/** The pids of processes started for a task: the agent gives every engine LOADPLANE_TASK_ID in its environment. */
-export function processesOfTask(taskId: string): number[] {
-  const marker = `LOADPLANE_TASK_ID=${taskId}`;
+/** A completed run's figures against the target: exactly the requests it served, no errors, p50 <= p95 <= p99 < 1 s. */
+export function expectServedFigures(task: Task, served: number, minP50Ms: number): void {
+  expect(task.total_requests).toBe(served);
+  expect(task.error_rate).toBe(0);
+  // A client never sees less than the server's delay.
+  expect(task.p50!).toBeGreaterThanOrEqual(minP50Ms);
+  expect(task.p95!).toBeGreaterThanOrEqual(task.p50!);
+  expect(task.p99!).toBeGreaterThanOrEqual(task.p95!);
+  expect(task.p99!).toBeLessThan(1000);
+}
+
+/** The pids of live processes whose `/proc/<pid>/<file>` (NUL-separated) holds `entry`. */
+export function processesWith(file: 'environ' | 'cmdline', entry: string): number[] {
   const pids: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
     try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
       if (stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) === 'Z') continue; // exited, not yet reaped
-      if (readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0').includes(marker)) pids.push(Number(entry));
+      if (readFileSync(`/proc/${pid}/${file}`, 'utf8').split('\0').includes(entry)) pids.push(Number(pid));
     } catch {
       // gone meanwhile, or not ours to read
     }
   }
   return pids;
+}
+
+/** The pids of processes started for a task: the agent gives every engine LOADPLANE_TASK_ID in its environment. */
+export function processesOfTask(taskId: string): number[] {
+  return processesWith('environ', `LOADPLANE_TASK_ID=${taskId}`);
+}
+
+/**
+ * Cancels a running task (`processes` finds its engine, and must find it before: checked here, so the emptiness
+ * afterwards means something): the task ends cancelled, no such process is left within `goneWithinMs`, and the task
+ * stays cancelled.
+ */
+export async function cancelLeavesNothing(ts: TestService, token: string, id: string, processes: () => number[], goneWithinMs = 15_000): Promise<void> {
+  expect(processes().length).toBeGreaterThan(0);
+  expect((await ts.request(`/api/v1/tasks/${id}`, { method: 'DELETE', token })).status).toBe(204);
+  expect((await waitForEnd(ts, token, id)).status).toBe('cancelled');
+  await settle(() => processes().length === 0, goneWithinMs);
+  expect(processes()).toEqual([]);
+  expect((await readTask(ts, token, id)).status).toBe('cancelled');
 }
 
 /** Nearest-rank percentile of raw samples, as LatencyHistogram reads its buckets. */

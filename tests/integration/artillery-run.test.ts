@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { locateEngineOnHost, requireOrSkip } from 'loadplane/plugin/testing';
 import { artilleryEngine } from '../../plugins/load-tool-artillery/engine.ts';
-import { processesOfTask, readTask, startDelayTarget, startTask, taskLog, waitForEnd } from '../helpers/engine-runs.ts';
+import { cancelLeavesNothing, expectServedFigures, processesOfTask, readTask, settle, startDelayTarget, startTask, taskLog, waitForEnd } from '../helpers/engine-runs.ts';
 import { type ServiceWithAgent, startServiceWithAgent } from '../helpers/service-with-agent.ts';
 
 const artillery = await locateEngineOnHost(artilleryEngine, { env: process.env });
@@ -58,14 +58,9 @@ describe('artillery through the service and an agent', () => {
     expect(task.status).toBe('completed');
     const served = target.served - before;
     expect(served).toBeGreaterThan(20);
-    expect(task.total_requests).toBe(served);
-    expect(task.error_rate).toBe(0);
-    // Half a millisecond of slack for the target's timer; a client never sees less than the server's delay.
-    expect(task.p50!).toBeGreaterThanOrEqual(4.5);
-    expect(task.p95!).toBeGreaterThanOrEqual(task.p50!);
-    expect(task.p99!).toBeGreaterThanOrEqual(task.p95!);
+    expectServedFigures(task, served, 4.5); // half a millisecond of slack for the target's timer
+    // The slow request is 15 ms; whatever the machine's load, far below a second.
     expect(task.p95!).toBeGreaterThanOrEqual(14.5);
-    expect(task.p99!).toBeLessThan(1000);
   }, 120_000);
 
   test('a script that is not an Artillery script: 400 naming the problem', async () => {
@@ -97,21 +92,12 @@ describe('artillery through the service and an agent', () => {
     const { ts, token } = fixture!;
     const before = target.served;
     const started = (await startTask(ts, token, { tool: 'artillery', script: script(target.url), config: { vus: 5, duration: '60s' } })) as { id: string };
-    const deadline = Date.now() + 60_000;
-    while (target.served - before < 30 && Date.now() < deadline) await Bun.sleep(50);
+    await settle(() => target.served - before >= 30, 60_000, 50);
     expect(target.served - before).toBeGreaterThanOrEqual(30);
     // Log lines arrive while the run goes on (live, not at its end): the line is stored and the 60 s task still runs.
-    const logged = Date.now() + 30_000;
-    while (!(await taskLog(ts, started.id)).includes('vu started') && Date.now() < logged) await Bun.sleep(100);
+    await settle(async () => (await taskLog(ts, started.id)).includes('vu started'), 30_000);
     expect(await taskLog(ts, started.id)).toContain('vu started');
     expect((await readTask(ts, token, started.id)).status).toBe('running');
-    expect(processesOfTask(started.id).length).toBeGreaterThan(0);
-    expect((await ts.request(`/api/v1/tasks/${started.id}`, { method: 'DELETE', token })).status).toBe(204);
-    const task = await waitForEnd(ts, token, started.id);
-    expect(task.status).toBe('cancelled');
-    const gone = Date.now() + 15_000;
-    while (processesOfTask(started.id).length > 0 && Date.now() < gone) await Bun.sleep(100);
-    expect(processesOfTask(started.id)).toEqual([]);
-    expect((await readTask(ts, token, started.id)).status).toBe('cancelled');
+    await cancelLeavesNothing(ts, token, started.id, () => processesOfTask(started.id));
   }, 120_000);
 });
