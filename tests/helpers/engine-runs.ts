@@ -44,18 +44,22 @@ export async function createTest(ts: TestService, token: string, tool: string, s
   return ts.request('/api/v1/tests', { method: 'POST', token, json: { name: `${tool} test`, tool, script } });
 }
 
-/** Starts a task of a new test (the answer to POST /tasks is returned when it is not 202). */
-export async function startTask(
-  ts: TestService,
-  token: string,
-  options: { tool: string; script: string; config?: Record<string, unknown>; machineIds?: string[] },
-): Promise<{ id: string } | Response> {
+export interface TaskOptions {
+  tool: string;
+  script: string;
+  config?: Record<string, unknown>;
+  machineIds?: string[];
+}
+
+/** Starts a task of a new test (the answer to POST /tests, /configs or /tasks is returned when it is not 201, 201, 202). */
+export async function startTask(ts: TestService, token: string, options: TaskOptions): Promise<{ id: string } | Response> {
   const created = await createTest(ts, token, options.tool, options.script);
   if (created.status !== 201) return created;
   const { id: testId } = (await created.json()) as { id: string };
   let configId: string | undefined;
   if (options.config) {
     const saved = await ts.request('/api/v1/configs', { method: 'POST', token, json: { name: `${options.tool} config`, ...options.config } });
+    if (saved.status !== 201) return saved;
     configId = ((await saved.json()) as { id: string }).id;
   }
   const started = await ts.request('/api/v1/tasks', {
@@ -65,6 +69,54 @@ export async function startTask(
   });
   if (started.status !== 202) return started;
   return (await started.json()) as { id: string };
+}
+
+/** Starts a task that must be accepted; its id. */
+export async function startAccepted(ts: TestService, token: string, options: TaskOptions): Promise<string> {
+  const started = await startTask(ts, token, options);
+  if (started instanceof Response) throw new Error(`the ${options.tool} task was not started: ${started.status} ${await started.text()}`);
+  return started.id;
+}
+
+/** A script refused with 400, the message naming the problem. */
+export async function expectRefused(ts: TestService, token: string, options: TaskOptions, message: string): Promise<void> {
+  const refused = await startTask(ts, token, options);
+  if (!(refused instanceof Response)) throw new Error(`the ${options.tool} task was started (${refused.id}), not refused`);
+  expect(refused.status).toBe(400);
+  expect(((await refused.json()) as { message: string }).message).toContain(message);
+}
+
+type Target = ReturnType<typeof startDelayTarget>;
+
+/** Runs a task (which must be accepted) to its end: the task, and how many requests the target served meanwhile. */
+export async function runToEnd(ts: TestService, token: string, target: Target, options: TaskOptions, detail?: () => string): Promise<{ task: Task; served: number }> {
+  const before = target.served;
+  const task = await waitForEnd(ts, token, await startAccepted(ts, token, options), 90_000, detail);
+  return { task, served: target.served - before };
+}
+
+/** A run that ended failed after sending requests, its task view (runs and their reasons) naming `reason`. */
+export async function expectFailedRun(ts: TestService, token: string, task: Task, reason: string): Promise<void> {
+  expect(task.status).toBe('failed');
+  expect(task.total_requests!).toBeGreaterThan(0);
+  const view = (await (await ts.request(`/api/v1/tasks/${task.id}`, { token })).json()) as Record<string, unknown>;
+  expect(JSON.stringify(view)).toContain(reason);
+}
+
+/** Starts a task (which must be accepted) and waits until the target served `requests` of it: its id. */
+export async function startServing(ts: TestService, token: string, target: Target, options: TaskOptions, requests = 30): Promise<string> {
+  const before = target.served;
+  const id = await startAccepted(ts, token, options);
+  await settle(() => target.served - before >= requests, 60_000, 50);
+  expect(target.served - before).toBeGreaterThanOrEqual(requests);
+  return id;
+}
+
+/** Log lines arrive while the run goes on (live, not at its end): `line` is stored and the task still runs. */
+export async function expectLiveLog(ts: TestService, token: string, id: string, line: string): Promise<void> {
+  await settle(async () => (await taskLog(ts, id)).includes(line), 30_000);
+  expect(await taskLog(ts, id)).toContain(line);
+  expect((await readTask(ts, token, id)).status).toBe('running');
 }
 
 export async function readTask(ts: TestService, token: string, id: string): Promise<Task> {

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { locateEngineOnHost, requireOrSkip } from 'loadplane/plugin/testing';
 import { gatlingEngine, gatlingVersion } from '../../plugins/load-tool-gatling/engine.ts';
-import { cancelLeavesNothing, expectServedFigures, processesWith, settle, startDelayTarget, startTask, waitForEnd } from '../helpers/engine-runs.ts';
+import { cancelLeavesNothing, expectRefused, expectServedFigures, processesWith, runToEnd, startDelayTarget, startServing, type TaskOptions } from '../helpers/engine-runs.ts';
 import { passEnv, type ServiceWithAgentProcess, startServiceWithAgentProcess } from '../helpers/service-with-agent.ts';
 
 const gatling = await locateEngineOnHost(gatlingEngine, { env: process.env });
@@ -50,9 +50,8 @@ public class StagedSimulation extends Simulation {
 }
 `;
 
-/** A Gatling task of a new test on the agent's machine (the answer to POST /tests or /tasks when it is refused). */
-const startGatling = (script: string, config: Record<string, unknown>) =>
-  startTask(fixture!.ts, fixture!.token, { tool: 'gatling', script, config, machineIds: [fixture!.machineId] });
+/** A Gatling task of a new test on the agent's machine. */
+const onTheAgent = (script: string, config: Record<string, unknown>): TaskOptions => ({ tool: 'gatling', script, config, machineIds: [fixture!.machineId] });
 
 /** The JVM's processes: it gets -Dloadplane.taskId=<task id> on its command line. */
 const jvmsOf = (taskId: string) => processesWith('cmdline', `-Dloadplane.taskId=${taskId}`);
@@ -68,27 +67,22 @@ describe('Gatling through the service and a real agent', () => {
 
   test('a script that is no Gatling simulation: 400 naming what is missing', async () => {
     if (!ready('the Gatling validation test')) return;
+    const { ts, token } = fixture!;
     // A script the plugin refuses is refused when saved.
-    const refused = (await startGatling('import io.gatling.javaapi.core.*;\npublic class NoSetUp extends Simulation {}\n', { vus: 1, duration: '1s' })) as Response;
-    expect(refused.status).toBe(400);
-    expect(((await refused.json()) as { message: string }).message).toContain('must call setUp(...)');
+    const noSetUp = 'import io.gatling.javaapi.core.*;\npublic class NoSetUp extends Simulation {}\n';
+    await expectRefused(ts, token, onTheAgent(noSetUp, { vus: 1, duration: '1s' }), 'must call setUp(...)');
   });
 
   test('three stages: total_requests is the target\'s own count, p50 <= p95 <= p99 within the target\'s delay', async () => {
     if (!ready('the Gatling staged run')) return;
     const { ts, token, agent } = fixture!;
-    const before = target.served;
-    const started = await startGatling(simulation('/staged'), {
-      stages: [
-        { duration: '2s', target: 3 },
-        { duration: '2s', target: 3 },
-        { duration: '1s', target: 6 },
-      ],
-    });
-    expect('id' in started).toBe(true);
-    const task = await waitForEnd(ts, token, (started as { id: string }).id, 90_000, () => agent.output().slice(-3000));
+    const stages = [
+      { duration: '2s', target: 3 },
+      { duration: '2s', target: 3 },
+      { duration: '1s', target: 6 },
+    ];
+    const { task, served: requests } = await runToEnd(ts, token, target, onTheAgent(simulation('/staged'), { stages }), () => agent.output().slice(-3000));
     expect(task.status, agent.output().slice(-3000)).toBe('completed');
-    const requests = target.served - before;
     expect(requests).toBeGreaterThan(50);
     // Gatling measures from before the request is written to after the response: at least the target's delay.
     expectServedFigures(task, requests, minDelayMs);
@@ -100,12 +94,7 @@ describe('Gatling through the service and a real agent', () => {
   test('cancel mid-run: the task is cancelled and no JVM of it is left', async () => {
     if (!ready('the Gatling cancel test')) return;
     const { ts, token } = fixture!;
-    const before = target.served;
-    const started = await startGatling(simulation('/cancel'), { vus: 3, duration: '5m' });
-    expect('id' in started).toBe(true);
-    const { id } = started as { id: string };
-    await settle(() => target.served - before >= 30, 60_000, 50);
-    expect(target.served - before).toBeGreaterThanOrEqual(30);
+    const id = await startServing(ts, token, target, onTheAgent(simulation('/cancel'), { vus: 3, duration: '5m' }));
     await cancelLeavesNothing(ts, token, id, () => jvmsOf(id), 20_000);
     // The target sees no more requests once the JVM is gone.
     const after = target.served;
