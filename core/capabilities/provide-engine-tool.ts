@@ -1,6 +1,7 @@
 /**
- * In a load-tool plugin's setup: locate its engine, let a configured binary override it, build the tool and provide
- * it, with `available()` saying why when there is nothing to run. The steps every engine-backed plugin repeats.
+ * In a load-tool plugin's setup: locate its engine, let a configured binary override it, see whether that binary has
+ * Loadplane's extension, build the tool and provide it, with `available()` saying why when there is nothing to run.
+ * The steps every engine-backed plugin repeats.
  */
 import type { AnyCapabilityToken, CapabilityToken, Resolved } from '../kernel/define-capability.ts';
 import { engineAvailability, type EngineSpec, type LocatedEngine, locateEngine } from '../ports/engine-locator.ts';
@@ -19,6 +20,8 @@ export interface EngineChoice {
   engine: LocatedEngine;
   /** Something to run: the engine was found, or a binary was configured. When false, `available()` gives the locator's reason. */
   usable: boolean;
+  /** Whether `binary` has the extension `options.extension` names (false without that option, or with nothing to run). */
+  extension: boolean;
 }
 
 export interface EngineToolOptions {
@@ -26,7 +29,12 @@ export interface EngineToolOptions {
   configuredBinary?: string;
   /** That setting's default: when configured to it, the located engine is run. */
   defaultBinary?: string;
-  /** Builds the tool (may probe the chosen binary first, hence async). */
+  /**
+   * An extension of Loadplane's own build of the engine (an output, a listener) that the tool uses when the chosen
+   * binary has it: `probe(binary)` is located like an engine, and the binary has it when the version read is `name`.
+   */
+  extension?: { probe(binary: string): EngineSpec; name: string };
+  /** Builds the tool (may be async). */
   create(choice: EngineChoice): LoadTool | Promise<LoadTool>;
 }
 
@@ -46,7 +54,9 @@ export async function provideEngineTool(ctx: SetupContext, spec: EngineSpec, opt
   const binary = configuredBinary !== undefined && configuredBinary !== defaultBinary ? configuredBinary : engine.path;
   const version = engine.found && binary === engine.path ? (engine.version ?? undefined) : undefined;
   const usable = engine.found || binary !== engine.path;
-  const tool = await options.create({ binary, which, version, engine, usable });
+  const probe = usable && options.extension ? await locateEngine(ctx, options.extension.probe(binary)) : null;
+  const extension = probe?.found === true && probe.version === options.extension?.name;
+  const tool = await options.create({ binary, which, version, engine, usable, extension });
   // Not found here (and none configured): the locator's answer says where it looked and how to install it.
   const provided = usable ? tool : { ...tool, available: async () => engineAvailability(engine) };
   ctx.provide(loadToolCapability, provided);

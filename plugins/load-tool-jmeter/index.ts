@@ -1,5 +1,5 @@
 /** The `jmeter` load-tool plugin: runs Apache JMeter non-GUI, found by the agent host as `jmeterEngine` declares (or the `binary` config). */
-import { definePlugin, locateEngine, provideEngineTool } from 'loadplane/plugin';
+import { definePlugin, provideEngineTool } from 'loadplane/plugin';
 import { JmeterConfigSchema } from './config.ts';
 import { jmeterEngine, jmeterListenerProbe, metricsListenerName } from './engine.ts';
 import { createJmeterTool } from './jmeter-tool.ts';
@@ -23,12 +23,9 @@ export default definePlugin({
     await provideEngineTool(ctx, jmeterEngine, {
       configuredBinary: ctx.config.binary,
       defaultBinary: 'jmeter',
-      async create({ binary, which, version, usable }) {
-        // Our assembly has the metrics listener; any other JMeter still runs, through the JTL stream.
-        const probe = usable ? await locateEngine(ctx, jmeterListenerProbe(binary)) : null;
-        const metricsListener = probe?.found === true && probe.version === metricsListenerName;
-        return createJmeterTool({ binary, which, version, metricsListener });
-      },
+      // Our assembly has the metrics listener; any other JMeter still runs, through the JTL stream.
+      extension: { probe: jmeterListenerProbe, name: metricsListenerName },
+      create: ({ binary, which, version, extension }) => createJmeterTool({ binary, which, version, metricsListener: extension }),
     });
   },
 });

@@ -1,5 +1,5 @@
 /** The `k6` load-tool plugin: runs Grafana k6, which the agent host finds as `k6Engine` declares (or the `binary` config). */
-import { definePlugin, locateEngine, provideEngineTool } from 'loadplane/plugin';
+import { definePlugin, provideEngineTool } from 'loadplane/plugin';
 import { K6ConfigSchema } from './config.ts';
 import { k6Engine, k6OutputExtensionName, k6OutputProbe } from './engine.ts';
 import { createK6Tool } from './k6-tool.ts';
@@ -20,12 +20,9 @@ export default definePlugin({
     await provideEngineTool(ctx, k6Engine, {
       configuredBinary: ctx.config.binary,
       defaultBinary: 'k6',
-      async create({ binary, which, version, usable }) {
-        // Our build (scripts/engines/k6.sh) has the loadplane output; any other k6 still runs, through JSON samples.
-        const probe = usable ? await locateEngine(ctx, k6OutputProbe(binary)) : null;
-        const snapshots = probe?.found === true && probe.version === k6OutputExtensionName;
-        return createK6Tool({ binary, which, version, snapshots });
-      },
+      // Our build (scripts/engines/k6.sh) has the loadplane output; any other k6 still runs, through JSON samples.
+      extension: { probe: k6OutputProbe, name: k6OutputExtensionName },
+      create: ({ binary, which, version, extension }) => createK6Tool({ binary, which, version, snapshots: extension }),
     });
   },
 });
