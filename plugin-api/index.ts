@@ -1,8 +1,9 @@
 /**
  * `loadplane/plugin`: the public plugin API. Everything a plugin imports from Loadplane comes from here (built-in and
  * third-party plugins alike), never from `core/...`: definePlugin, the capability contracts (a load tool's two halves
- * first), load-config helpers, the mergeable latency histogram and the metric recorder, the engine locator, the ports a
- * plugin may use, and the domain errors. Runtime-agnostic like the core it re-exports. The guide: docs/plugins.md.
+ * first), load-config helpers, the mergeable latency histogram and the metric recorder, the engine locator and
+ * provideEngineTool (a load-tool plugin's setup in one call), the ports a plugin may use, and the domain errors.
+ * Runtime-agnostic like the core it re-exports. The guide: docs/plugins.md.
  */
 
 // ---- Plugins and the kernel --------------------------------------------------------------------------------------
@@ -47,6 +48,8 @@ export type { RunFigures } from '../core/domain/metrics/merge-summaries.ts';
 // ---- Engines and programs on the agent's machine ------------------------------------------------------------------
 export { engineAvailability, engineLocatorPort, locateEngine } from '../core/ports/engine-locator.ts';
 export type { EngineLocator, EngineSource, EngineSpec, LocatedEngine } from '../core/ports/engine-locator.ts';
+export { provideEngineTool } from '../core/capabilities/provide-engine-tool.ts';
+export type { EngineChoice, EngineToolOptions } from '../core/capabilities/provide-engine-tool.ts';
 export { programLookupPort } from '../core/ports/program-lookup.ts';
 export type { ProgramLookup } from '../core/ports/program-lookup.ts';
 

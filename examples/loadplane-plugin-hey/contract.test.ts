@@ -5,7 +5,7 @@ import { createHeyTool, heyEngine } from './index.ts';
 // Found as an agent finds it: HEY_BIN, PATH, ~/.cache/loadplane/bin/hey.
 const hey = await locateEngineOnHost(heyEngine, { env: process.env });
 
-describeLoadToolContract('hey', () => createHeyTool(hey), {
+describeLoadToolContract('hey', () => createHeyTool({ binary: hey.path }), {
   goodScript: '{"url": "http://127.0.0.1:1/", "requests": 10, "concurrency": 2}',
   badScripts: [
     'GET http://127.0.0.1/',

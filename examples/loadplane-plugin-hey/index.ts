@@ -3,15 +3,7 @@
  * package. The control plane validates scripts with it and knows the tool id `hey`; an agent finds the hey binary as
  * `heyEngine` declares, runs it with its share of the load and reads hey's CSV into mergeable histograms.
  */
-import {
-  definePlugin,
-  engineAvailability,
-  type EngineSpec,
-  type LoadTool,
-  loadToolCapability,
-  type LocatedEngine,
-  locateEngine,
-} from 'loadplane/plugin';
+import { definePlugin, type EngineSpec, type LoadTool, provideEngineTool } from 'loadplane/plugin';
 import { heyCommand, heyPlan } from './hey-command.ts';
 import { createHeyParser } from './hey-parser.ts';
 import { parseHeyScript } from './hey-script.ts';
@@ -41,13 +33,16 @@ export function validateHeyScript(script: string): string | null {
   }
 }
 
-/** The tool, given where its engine is (on the control plane: not looked for, and never run). */
-export function createHeyTool(engine: LocatedEngine): LoadTool {
+/**
+ * The tool, given its binary and version as the host found them (on the control plane: not looked for, and never
+ * run). `available()` trusts them: the plugin's setup (provideEngineTool) answers for an engine the host did not find.
+ */
+export function createHeyTool(engine: { binary: string; version?: string }): LoadTool {
   return {
     tool: 'hey',
     validateScript: validateHeyScript,
-    available: async () => engineAvailability(engine),
-    command: (assignment) => heyCommand(assignment, engine.path),
+    available: async () => (engine.version ? { ok: true, version: engine.version } : { ok: true }),
+    command: (assignment) => heyCommand(assignment, engine.binary),
     createParser: (assignment) => createHeyParser({ expectedRequests: heyPlan(assignment).expectedRequests }),
   };
 }
@@ -55,6 +50,6 @@ export function createHeyTool(engine: LocatedEngine): LoadTool {
 export default definePlugin({
   name: 'loadplane-plugin-hey',
   async setup(ctx) {
-    ctx.provide(loadToolCapability, createHeyTool(await locateEngine(ctx, heyEngine)));
+    await provideEngineTool(ctx, heyEngine, { create: ({ binary, version }) => createHeyTool({ binary, version }) });
   },
 });

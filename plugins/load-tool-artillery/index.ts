@@ -1,5 +1,5 @@
 /** The `artillery` load-tool plugin: runs Artillery (from npm), which the agent host finds as `artilleryEngine` declares (or the `binary` config). */
-import { definePlugin, engineAvailability, loadToolCapability, locateEngine, programLookupPort } from 'loadplane/plugin';
+import { definePlugin, provideEngineTool } from 'loadplane/plugin';
 import { ArtilleryConfigSchema } from './config.ts';
 import { artilleryEngine } from './engine.ts';
 import { createArtilleryTool } from './artillery-tool.ts';
@@ -17,12 +17,11 @@ export default definePlugin({
   name: 'load-tool-artillery',
   configSchema: ArtilleryConfigSchema,
   async setup(ctx) {
-    const which = ctx.has(programLookupPort) ? ctx.use(programLookupPort) : undefined;
     // On an agent: ARTILLERY_BIN, PATH, the npm prefix under ~/.cache/loadplane/artillery/<version>, with its version.
-    const engine = await locateEngine(ctx, artilleryEngine);
-    const binary = ctx.config.binary !== 'artillery' ? ctx.config.binary : engine.path;
-    const version = engine.found && binary === engine.path ? (engine.version ?? undefined) : undefined;
-    const tool = createArtilleryTool({ binary, which, version });
-    ctx.provide(loadToolCapability, engine.found || binary !== engine.path ? tool : { ...tool, available: async () => engineAvailability(engine) });
+    await provideEngineTool(ctx, artilleryEngine, {
+      configuredBinary: ctx.config.binary,
+      defaultBinary: 'artillery',
+      create: ({ binary, which, version }) => createArtilleryTool({ binary, which, version }),
+    });
   },
 });

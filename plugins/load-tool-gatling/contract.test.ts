@@ -28,7 +28,7 @@ public class ContractSimulation extends Simulation {
 }
 `;
 
-describeLoadToolContract('gatling', () => createGatlingTool(gatling), {
+describeLoadToolContract('gatling', () => createGatlingTool({ launcher: gatling.path }), {
   goodScript: simulation('http://127.0.0.1:1'),
   badScripts: [
     'echo hello',

@@ -1,11 +1,13 @@
 /** Unit tests of the Gatling tool: script checks, the command for an assignment, the metrics lines, exit codes. */
 import { describe, expect, test } from 'bun:test';
-import { type Assignment, LatencyHistogram, type LoadConfig } from 'loadplane/plugin';
+import { type Assignment, engineLocatorPort, LatencyHistogram, type LoadConfig, loadToolCapability, type LocatedEngine, silentLogger } from 'loadplane/plugin';
+import { createKernel } from 'loadplane/plugin/testing';
 import { gatlingCommand, gatlingConf } from './gatling-command.ts';
 import { gatlingOutcome } from './gatling-exit-codes.ts';
 import { createGatlingParser, metricsPrefix } from './gatling-output-parser.ts';
 import { parseGatlingScript, validateGatlingScript } from './gatling-script.ts';
 import { createGatlingTool } from './gatling-tool.ts';
+import gatlingPlugin from './index.ts';
 
 const simulation = (body = 'setUp(scn.injectOpen(atOnceUsers(1))).protocols(http);', header = '') => `${header}
 import static io.gatling.javaapi.core.CoreDsl.*;
@@ -164,11 +166,32 @@ describe('parser', () => {
 
 describe('tool', () => {
   test('available() reports the located launcher, or why it is missing', async () => {
-    const found = createGatlingTool({ found: true, name: 'Gatling', path: '/c/gatling', version: '3.13.5', source: 'cache' });
+    const found = await pluginTool({ found: true, name: 'Gatling', path: '/c/gatling', version: '3.13.5', source: 'cache' });
     expect(await found.available()).toEqual({ ok: true, version: '3.13.5' });
     expect(found.command(assignment(null)).argv[0]).toBe('/c/gatling');
-    const missing = createGatlingTool({ found: false, name: 'Gatling', path: 'gatling', reason: 'Gatling not found (...)', install: 'bash scripts/install-engines gatling' });
+    const missing = await pluginTool({ found: false, name: 'Gatling', path: 'gatling', reason: 'Gatling not found (...)', install: 'bash scripts/install-engines gatling' });
     expect(await missing.available()).toEqual({ ok: false, reason: 'Gatling not found (...)' });
     expect(missing.tool).toBe('gatling');
   });
+
+  test('a configured launcher is run as it is, trusted, its version unknown', async () => {
+    const missing: LocatedEngine = { found: false, name: 'Gatling', path: 'gatling', reason: 'Gatling not found (...)', install: null };
+    const tool = await pluginTool(missing, '/opt/launcher');
+    expect(await tool.available()).toEqual({ ok: true });
+    expect(tool.command(assignment(null)).argv[0]).toBe('/opt/launcher');
+    expect(await createGatlingTool().available()).toEqual({ ok: true });
+  });
 });
+
+/** The plugin's tool on a host whose locator answers `engine`. */
+async function pluginTool(engine: LocatedEngine, launcher?: string) {
+  const kernel = await createKernel({
+    plugins: [gatlingPlugin],
+    logger: silentLogger,
+    pluginConfig: launcher ? { 'load-tool-gatling': { launcher } } : {},
+    provided: [[engineLocatorPort, { locate: async () => engine }]],
+  });
+  const tool = kernel.getAll(loadToolCapability)[0]!;
+  await kernel.stop();
+  return tool;
+}

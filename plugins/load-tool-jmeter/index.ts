@@ -1,5 +1,5 @@
 /** The `jmeter` load-tool plugin: runs Apache JMeter non-GUI, found by the agent host as `jmeterEngine` declares (or the `binary` config). */
-import { definePlugin, engineAvailability, loadToolCapability, locateEngine, programLookupPort } from 'loadplane/plugin';
+import { definePlugin, provideEngineTool } from 'loadplane/plugin';
 import { JmeterConfigSchema } from './config.ts';
 import { jmeterEngine, jmeterListenerProbe, metricsListenerName } from './engine.ts';
 import { createJmeterTool } from './jmeter-tool.ts';
@@ -19,16 +19,13 @@ export default definePlugin({
   name: 'load-tool-jmeter',
   configSchema: JmeterConfigSchema,
   async setup(ctx) {
-    const which = ctx.has(programLookupPort) ? ctx.use(programLookupPort) : undefined;
     // On an agent: JMETER_BIN, PATH, ~/.cache/loadplane/jmeter/<version>/bin/jmeter, with its version. A `binary` other than the default wins.
-    const engine = await locateEngine(ctx, jmeterEngine);
-    const binary = ctx.config.binary !== 'jmeter' ? ctx.config.binary : engine.path;
-    const version = engine.found && binary === engine.path ? (engine.version ?? undefined) : undefined;
-    // Our assembly has the metrics listener; any other JMeter still runs, through the JTL stream.
-    const probe = engine.found || binary !== engine.path ? await locateEngine(ctx, jmeterListenerProbe(binary)) : null;
-    const metricsListener = probe?.found === true && probe.version === metricsListenerName;
-    const tool = createJmeterTool({ binary, which, version, metricsListener });
-    // Not found here: the locator's answer says where it looked and how to install it.
-    ctx.provide(loadToolCapability, engine.found || binary !== engine.path ? tool : { ...tool, available: async () => engineAvailability(engine) });
+    await provideEngineTool(ctx, jmeterEngine, {
+      configuredBinary: ctx.config.binary,
+      defaultBinary: 'jmeter',
+      // Our assembly has the metrics listener; any other JMeter still runs, through the JTL stream.
+      extension: { probe: jmeterListenerProbe, name: metricsListenerName },
+      create: ({ binary, which, version, extension }) => createJmeterTool({ binary, which, version, metricsListener: extension }),
+    });
   },
 });

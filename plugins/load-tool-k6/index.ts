@@ -1,5 +1,5 @@
 /** The `k6` load-tool plugin: runs Grafana k6, which the agent host finds as `k6Engine` declares (or the `binary` config). */
-import { definePlugin, engineAvailability, loadToolCapability, locateEngine, programLookupPort } from 'loadplane/plugin';
+import { definePlugin, provideEngineTool } from 'loadplane/plugin';
 import { K6ConfigSchema } from './config.ts';
 import { k6Engine, k6OutputExtensionName, k6OutputProbe } from './engine.ts';
 import { createK6Tool } from './k6-tool.ts';
@@ -16,16 +16,13 @@ export default definePlugin({
   name: 'load-tool-k6',
   configSchema: K6ConfigSchema,
   async setup(ctx) {
-    const which = ctx.has(programLookupPort) ? ctx.use(programLookupPort) : undefined;
     // On an agent: K6_BIN, PATH, ~/.cache/loadplane/bin/k6, with its version. A `binary` other than the default wins.
-    const engine = await locateEngine(ctx, k6Engine);
-    const binary = ctx.config.binary !== 'k6' ? ctx.config.binary : engine.path;
-    const version = engine.found && binary === engine.path ? (engine.version ?? undefined) : undefined;
-    // Our build (scripts/engines/k6.sh) has the loadplane output; any other k6 still runs, through JSON samples.
-    const probe = engine.found || binary !== engine.path ? await locateEngine(ctx, k6OutputProbe(binary)) : null;
-    const snapshots = probe?.found === true && probe.version === k6OutputExtensionName;
-    const tool = createK6Tool({ binary, which, version, snapshots });
-    // Not found here: the locator's answer says where it looked and how to install it.
-    ctx.provide(loadToolCapability, engine.found || binary !== engine.path ? tool : { ...tool, available: async () => engineAvailability(engine) });
+    await provideEngineTool(ctx, k6Engine, {
+      configuredBinary: ctx.config.binary,
+      defaultBinary: 'k6',
+      // Our build (scripts/engines/k6.sh) has the loadplane output; any other k6 still runs, through JSON samples.
+      extension: { probe: k6OutputProbe, name: k6OutputExtensionName },
+      create: ({ binary, which, version, extension }) => createK6Tool({ binary, which, version, snapshots: extension }),
+    });
   },
 });

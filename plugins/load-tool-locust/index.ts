@@ -1,5 +1,5 @@
 /** The `locust` load-tool plugin: runs Locust (from PyPI), which the agent host finds as `locustEngine` declares (or the `binary` config). */
-import { definePlugin, engineAvailability, loadToolCapability, locateEngine, programLookupPort } from 'loadplane/plugin';
+import { definePlugin, provideEngineTool } from 'loadplane/plugin';
 import { LocustConfigSchema } from './config.ts';
 import { locustEngine } from './engine.ts';
 import { createLocustTool } from './locust-tool.ts';
@@ -17,12 +17,11 @@ export default definePlugin({
   name: 'load-tool-locust',
   configSchema: LocustConfigSchema,
   async setup(ctx) {
-    const which = ctx.has(programLookupPort) ? ctx.use(programLookupPort) : undefined;
     // On an agent: LOCUST_BIN, PATH, the venv under ~/.cache/loadplane/locust/<version>, with its version.
-    const engine = await locateEngine(ctx, locustEngine);
-    const binary = ctx.config.binary !== 'locust' ? ctx.config.binary : engine.path;
-    const version = engine.found && binary === engine.path ? (engine.version ?? undefined) : undefined;
-    const tool = createLocustTool({ binary, which, version });
-    ctx.provide(loadToolCapability, engine.found || binary !== engine.path ? tool : { ...tool, available: async () => engineAvailability(engine) });
+    await provideEngineTool(ctx, locustEngine, {
+      configuredBinary: ctx.config.binary,
+      defaultBinary: 'locust',
+      create: ({ binary, which, version }) => createLocustTool({ binary, which, version }),
+    });
   },
 });

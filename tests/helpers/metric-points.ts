@@ -1,4 +1,7 @@
-/** Run time series for metric tests: a real (pending) run created through the API, and its points written as an agent's would be. */
+/**
+ * Run time series for metric tests: a real (pending) run created through the API, its points written as an agent's
+ * would be, and the two-machine minute the metrics and Prometheus route tests both query.
+ */
 import { LatencyHistogram } from '../../core/domain/metrics/histogram.ts';
 import { sqlOf } from '../../core/services/sql.ts';
 import type { TestService } from './test-service.ts';
@@ -28,7 +31,7 @@ export interface PointSpec {
   seconds?: number;
   errors?: number;
   /** Latencies in milliseconds; their count is the interval's requests. */
-  latencies: number[];
+  latencies: readonly number[];
 }
 
 /** Writes points as agent-sessions.ts stores an agent's metric snapshot. */
@@ -62,4 +65,29 @@ export async function insertPoints(ts: TestService, run: MetricRun, points: read
       [JSON.stringify(rows.slice(i, i + 2000))],
     );
   }
+}
+
+/** Machine A is fast: 190 requests of 10 ms a second. */
+export const fastLatencies: readonly number[] = Array.from({ length: 190 }, () => 10);
+/** Machine B is slow: 10 requests of 100..190 ms a second, a twentieth of the total. */
+export const slowLatencies: readonly number[] = Array.from({ length: 10 }, (_, i) => 100 + i * 10);
+
+/** A minute-aligned unix time an hour ago: far enough back for a whole minute of points, within retention. */
+export function minuteAnHourAgo(): number {
+  return Math.floor(Date.now() / 1000 / 60) * 60 - 3600;
+}
+
+/**
+ * A run with a minute of points (base+1 .. base+60) from two machines: A fast with 9 errors a second in the first
+ * 10 s, B slow. Their merged p95 is 10 ms; the average of the two machines' p95 would be about 100 ms.
+ */
+export async function seedTwoMachineMinute(ts: TestService, token: string, options: { base: number; machineA: string; machineB: string }): Promise<MetricRun> {
+  const run = await createMetricRun(ts, token);
+  const points: PointSpec[] = [];
+  for (let s = 1; s <= 60; s++) {
+    points.push({ machineId: options.machineA, t: options.base + s, latencies: fastLatencies, errors: s <= 10 ? 9 : 0 });
+    points.push({ machineId: options.machineB, t: options.base + s, latencies: slowLatencies });
+  }
+  await insertPoints(ts, run, points);
+  return run;
 }

@@ -10,7 +10,7 @@ import { gatlingEngine } from '../../plugins/load-tool-gatling/engine.ts';
 import { createGatlingTool } from '../../plugins/load-tool-gatling/gatling-tool.ts';
 
 const gatling = await locateEngineOnHost(gatlingEngine, { env: process.env });
-const tool = createGatlingTool(gatling);
+const tool = createGatlingTool({ launcher: gatling.path });
 const ready = (what: string) => requireOrSkip(gatling.found ? null : gatling.reason, what);
 
 let served = 0;

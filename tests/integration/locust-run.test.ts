@@ -6,7 +6,17 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { locateEngineOnHost, requireOrSkip } from 'loadplane/plugin/testing';
 import { locustEngine } from '../../plugins/load-tool-locust/engine.ts';
-import { processesOfTask, readTask, startDelayTarget, startTask, taskLog, waitForEnd } from '../helpers/engine-runs.ts';
+import {
+  cancelLeavesNothing,
+  expectFailedRun,
+  expectLiveLog,
+  expectRefused,
+  expectServedFigures,
+  processesOfTask,
+  runToEnd,
+  startDelayTarget,
+  startServing,
+} from '../helpers/engine-runs.ts';
 import { type ServiceWithAgent, startServiceWithAgent } from '../helpers/service-with-agent.ts';
 
 const locust = await locateEngineOnHost(locustEngine, { env: process.env });
@@ -47,37 +57,24 @@ describe('locust through the service and an agent', () => {
   test('stages: total_requests is the target\'s own count; p50 <= p95 <= p99 within the delays', async () => {
     if (!ready('the Locust run test')) return;
     const { ts, token } = fixture!;
-    const before = target.served;
-    const started = await startTask(ts, token, {
+    const { task, served } = await runToEnd(ts, token, target, {
       tool: 'locust',
       script: locustfile(target.url),
       config: { stages: [{ duration: '1s', target: 2 }, { duration: '2s', target: 4 }, { duration: '1s', target: 1 }] },
     });
-    expect('id' in started).toBe(true);
-    const task = await waitForEnd(ts, token, (started as { id: string }).id);
     expect(task.status).toBe('completed');
-    const served = target.served - before;
     expect(served).toBeGreaterThan(20);
-    expect(task.total_requests).toBe(served);
-    expect(task.error_rate).toBe(0);
-    // Half a millisecond of slack for the target's timer; a client never sees less than the server's delay.
-    expect(task.p50!).toBeGreaterThanOrEqual(4.5);
-    expect(task.p95!).toBeGreaterThanOrEqual(task.p50!);
-    expect(task.p99!).toBeGreaterThanOrEqual(task.p95!);
+    expectServedFigures(task, served, 4.5); // half a millisecond of slack for the target's timer
     // The slow request is 15 ms; whatever the machine's load, far below a second.
     expect(task.p95!).toBeGreaterThanOrEqual(14.5);
-    expect(task.p99!).toBeLessThan(1000);
   }, 120_000);
 
   test('a locustfile with a syntax error or without a User class: 400 naming the problem', async () => {
     if (!ready('the Locust validation test')) return;
     const { ts, token } = fixture!;
-    const broken = await startTask(ts, token, { tool: 'locust', script: 'from locust import HttpUser, task\n\nclass V(HttpUser):\n    @task\n    def go(self)\n        pass\n' });
-    expect((broken as Response).status).toBe(400);
-    expect(((await (broken as Response).json()) as { message: string }).message).toContain("line 5: expected ':' after the def statement");
-    const noUser = await startTask(ts, token, { tool: 'locust', script: 'from locust import task\n\nprint("hi")\n' });
-    expect((noUser as Response).status).toBe(400);
-    expect(((await (noUser as Response).json()) as { message: string }).message).toContain('must define a User class');
+    const broken = 'from locust import HttpUser, task\n\nclass V(HttpUser):\n    @task\n    def go(self)\n        pass\n';
+    await expectRefused(ts, token, { tool: 'locust', script: broken }, "line 5: expected ':' after the def statement");
+    await expectRefused(ts, token, { tool: 'locust', script: 'from locust import task\n\nprint("hi")\n' }, 'must define a User class');
   }, 30_000);
 
   test('a locustfile that fails its own check (environment.process_exit_code) ends failed with the reason', async () => {
@@ -94,35 +91,15 @@ def check(environment, **kwargs):
         logging.error("average response time above 1 ms")
         environment.process_exit_code = 3
 `;
-    const started = await startTask(ts, token, { tool: 'locust', script: locustfile(target.url, check), config: { vus: 2, duration: '1s' } });
-    const task = await waitForEnd(ts, token, (started as { id: string }).id);
-    expect(task.status).toBe('failed');
-    expect(task.total_requests!).toBeGreaterThan(0);
-    const runs = (await (await ts.request(`/api/v1/tasks/${task.id}`, { token })).json()) as Record<string, unknown>;
-    expect(JSON.stringify(runs)).toContain('average response time above 1 ms');
+    const { task } = await runToEnd(ts, token, target, { tool: 'locust', script: locustfile(target.url, check), config: { vus: 2, duration: '1s' } });
+    await expectFailedRun(ts, token, task, 'average response time above 1 ms');
   }, 120_000);
 
   test('cancel: the task ends cancelled and no Locust process of it is left', async () => {
     if (!ready('the Locust cancel test')) return;
     const { ts, token } = fixture!;
-    const before = target.served;
-    const started = (await startTask(ts, token, { tool: 'locust', script: locustfile(target.url), config: { vus: 3, duration: '60s' } })) as { id: string };
-    const deadline = Date.now() + 60_000;
-    while (target.served - before < 30 && Date.now() < deadline) await Bun.sleep(50);
-    expect(target.served - before).toBeGreaterThanOrEqual(30);
-    // Log lines arrive while the run goes on (live, not at its end): the line is stored and the 60 s task still runs.
-    const logged = Date.now() + 30_000;
-    while (!(await taskLog(ts, started.id)).includes('user started') && Date.now() < logged) await Bun.sleep(100);
-    expect(await taskLog(ts, started.id)).toContain('user started');
-    expect((await readTask(ts, token, started.id)).status).toBe('running');
-    // The probe finds the running engine (so its emptiness later means something).
-    expect(processesOfTask(started.id).length).toBeGreaterThan(0);
-    expect((await ts.request(`/api/v1/tasks/${started.id}`, { method: 'DELETE', token })).status).toBe(204);
-    const task = await waitForEnd(ts, token, started.id);
-    expect(task.status).toBe('cancelled');
-    const gone = Date.now() + 15_000;
-    while (processesOfTask(started.id).length > 0 && Date.now() < gone) await Bun.sleep(100);
-    expect(processesOfTask(started.id)).toEqual([]);
-    expect((await readTask(ts, token, started.id)).status).toBe('cancelled');
+    const id = await startServing(ts, token, target, { tool: 'locust', script: locustfile(target.url), config: { vus: 3, duration: '60s' } });
+    await expectLiveLog(ts, token, id, 'user started');
+    await cancelLeavesNothing(ts, token, id, () => processesOfTask(id));
   }, 120_000);
 });

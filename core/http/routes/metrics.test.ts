@@ -3,7 +3,7 @@
  * (not averaged), label filters (equality, regex, negation), bad input, scopes, and tenant isolation.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { createMetricRun, insertPoints, type MetricRun } from '../../../tests/helpers/metric-points.ts';
+import { fastLatencies as fast, minuteAnHourAgo, type MetricRun, seedTwoMachineMinute, slowLatencies as slow } from '../../../tests/helpers/metric-points.ts';
 import { startTestService, type TestService } from '../../../tests/helpers/test-service.ts';
 import { LatencyHistogram } from '../../domain/metrics/histogram.ts';
 
@@ -12,13 +12,9 @@ let owner: string;
 let run: MetricRun;
 const machineA = '00000000-0000-4000-8000-00000000000a';
 const machineB = '00000000-0000-4000-8000-00000000000b';
-/** A minute-aligned base, an hour ago. */
-const base = Math.floor(Date.now() / 1000 / 60) * 60 - 3600;
-
+const base = minuteAnHourAgo();
 // Machine A is fast (10 ms), machine B slow (100..190 ms) and sends a twentieth of the requests: the merged p95 is 10 ms,
 // the average of the two machines' p95 would be about 100 ms.
-const fast = Array.from({ length: 190 }, () => 10);
-const slow = Array.from({ length: 10 }, (_, i) => 100 + i * 10);
 
 type Query = { metric: string; unit: string; step: number; by: string[]; series: { labels: Record<string, string>; points: [number, number][] }[] };
 const get = (path: string, token = owner) => ts.request(`/api/v1/metrics${path}`, { token });
@@ -32,13 +28,7 @@ const range = `start=${base}&end=${base + 60}`;
 beforeAll(async () => {
   ts = await startTestService();
   owner = await ts.createUser('metrics-owner');
-  run = await createMetricRun(ts, owner);
-  const points = [];
-  for (let s = 1; s <= 60; s++) {
-    points.push({ machineId: machineA, t: base + s, latencies: fast, errors: s <= 10 ? 9 : 0 });
-    points.push({ machineId: machineB, t: base + s, latencies: slow });
-  }
-  await insertPoints(ts, run, points);
+  run = await seedTwoMachineMinute(ts, owner, { base, machineA, machineB });
 });
 afterAll(() => ts.stop());
 
@@ -84,7 +74,7 @@ describe('metrics: query', () => {
     expect(p99.series[0]!.points).toEqual([[base + 60, merged.percentile(99)]]);
     expect(merged.percentile(99)).toBeGreaterThan(100);
     const perMachine = await query(`metric=latency_p95&${range}&step=60s&by=machine`);
-    const p95Of = (values: number[]) => {
+    const p95Of = (values: readonly number[]) => {
       const one = new LatencyHistogram();
       for (const ms of values) one.record(ms);
       return one.percentile(95);

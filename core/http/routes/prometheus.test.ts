@@ -4,7 +4,7 @@
  * error envelope for bad input, the metrics:read scope, and tenant isolation.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { createMetricRun, insertPoints, type MetricRun } from '../../../tests/helpers/metric-points.ts';
+import { fastLatencies as fast, minuteAnHourAgo, type MetricRun, seedTwoMachineMinute, slowLatencies as slow } from '../../../tests/helpers/metric-points.ts';
 import { startTestService, type TestService } from '../../../tests/helpers/test-service.ts';
 import { LatencyHistogram } from '../../domain/metrics/histogram.ts';
 
@@ -13,9 +13,7 @@ let owner: string;
 let run: MetricRun;
 const machineA = '00000000-0000-4000-8000-0000000000aa';
 const machineB = '00000000-0000-4000-8000-0000000000bb';
-const base = Math.floor(Date.now() / 1000 / 60) * 60 - 3600;
-const fast = Array.from({ length: 190 }, () => 10);
-const slow = Array.from({ length: 10 }, (_, i) => 100 + i * 10);
+const base = minuteAnHourAgo();
 
 type Answer = { status: string; data: { resultType: string; result: { metric: Record<string, string>; value?: [number, string]; values?: [number, string][] }[] } };
 const prom = (path: string, token = owner, init: RequestInit = {}) => ts.request(`/api/v1/prometheus/api/v1${path}`, { token, ...init });
@@ -31,13 +29,7 @@ const byMachine = (data: Answer['data']) => Object.fromEntries(data.result.map((
 beforeAll(async () => {
   ts = await startTestService();
   owner = await ts.createUser('prom-owner');
-  run = await createMetricRun(ts, owner);
-  const points = [];
-  for (let s = 1; s <= 60; s++) {
-    points.push({ machineId: machineA, t: base + s, latencies: fast, errors: s <= 10 ? 9 : 0 });
-    points.push({ machineId: machineB, t: base + s, latencies: slow });
-  }
-  await insertPoints(ts, run, points);
+  run = await seedTwoMachineMinute(ts, owner, { base, machineA, machineB });
 });
 afterAll(() => ts.stop());
 
