@@ -64,14 +64,14 @@ function postgresCpuSeconds(): number {
 
 /** Jiffies of the whole machine: process time (user + nice + system), interrupt time (irq + softirq) and the total. */
 /** Whole-machine CPU ticks from /proc/stat: processes, interrupts (irq + softirq), and the total. */
-export function machineTicks(): { processes: number; interrupts: number; total: number } {
+export function machineTicks(): { processes: number; interrupts: number; steal: number; total: number } {
   const [user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0, steal = 0] = (read('/proc/stat') ?? 'cpu 0')
     .split('\n')[0]!
     .trim()
     .split(/\s+/)
     .slice(1)
     .map(Number);
-  return { processes: user + nice + system, interrupts: irq + softirq, total: user + nice + system + idle + iowait + irq + softirq + steal };
+  return { processes: user + nice + system, interrupts: irq + softirq, steal, total: user + nice + system + idle + iowait + irq + softirq + steal };
 }
 
 /** CPU used during a measured run, each in percent of ONE core (100 = one core saturated; the machine has cores x 100). */

@@ -311,6 +311,8 @@ export function machineMeter() {
     return {
       processes: total > 0 ? ((after.processes - before.processes) / total) * 100 * cores : 0,
       softirq: total > 0 ? ((after.interrupts - before.interrupts) / total) * 100 * cores : 0,
+      // Time the hypervisor gave this VM's CPUs to someone else: the noise no process list shows.
+      steal: total > 0 ? ((after.steal - before.steal) / total) * 100 * cores : 0,
     };
   };
 }

@@ -5,15 +5,12 @@
  * sample pooled (the raw samples: a JSR223 listener in the plan logs each sample's elapsed time).
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { jmeterEngine } from '../../plugins/load-tool-jmeter/engine.ts';
 import { httpPlan } from '../../plugins/load-tool-jmeter/http-plan.ts';
-import { startNodeAgent } from '../../adapters/agent/start-node-agent.ts';
-import { loadToolPluginsOf } from '../../adapters/composition/plugins.ts';
 import { locateEngineOnHost } from '../../adapters/agent/engine-locator.ts';
-import { silentLogger } from '../../core/kernel/logger.ts';
+import { cancelLeavesNothing, processesOfTask, rawPercentile, startAccepted, startSecondAgent, type Task, waitForEnd } from '../helpers/engine-runs.ts';
 import { requireOrSkip } from '../helpers/k6-binary.ts';
-import { processAlive } from '../helpers/process-probes.ts';
 import { type ServiceWithAgent, startServiceWithAgent } from '../helpers/service-with-agent.ts';
 import { readSse } from '../helpers/stream-clients.ts';
 import type { TestService } from '../helpers/test-service.ts';
@@ -28,21 +25,10 @@ let target: ReturnType<typeof Bun.serve>;
 let served = 0;
 
 let fixture: ServiceWithAgent | null = null;
-let second: Awaited<ReturnType<typeof startNodeAgent>> | null = null;
+let second: Awaited<ReturnType<typeof startSecondAgent>> | null = null;
 let ts: TestService;
 let token: string;
 const machineIds: Record<string, string> = {};
-
-interface Task {
-  id: string;
-  status: string;
-  p50: number | null;
-  p95: number | null;
-  p99: number | null;
-  error_rate: number | null;
-  total_requests: number | null;
-  error_message?: string | null;
-}
 
 beforeAll(async () => {
   if (!jmeter.found) return;
@@ -58,15 +44,7 @@ beforeAll(async () => {
   fixture = await startServiceWithAgent('jmeter-user', { env: { MAX_LOG_LINES_PER_RUN: '100000' } });
   ({ ts, token } = fixture);
   // A second load generator for the same workspace.
-  const created = await ts.request('/api/v1/api-tokens', { method: 'POST', token: fixture.jwt, json: { name: 'agent-2', scopes: ['machines:write', 'runs:write'] } });
-  second = await startNodeAgent({
-    serverUrl: ts.url,
-    token: ((await created.json()) as { token: string }).token,
-    logger: silentLogger,
-    plugins: loadToolPluginsOf(ts.service),
-    system: { hostname: 'jmeter-user-agent-2' },
-  });
-  await second.ready;
+  second = await startSecondAgent(ts, fixture.jwt, 'jmeter-user-agent-2', 'agent-2');
   const machines = (await (await ts.request('/api/v1/machines', { token })).json()) as { id: string; hostname: string; tools: { tool: string; version: string | null }[] }[];
   for (const machine of machines) {
     machineIds[machine.hostname] = machine.id;
@@ -82,49 +60,25 @@ afterAll(async () => {
 
 const url = (path: string) => `http://127.0.0.1:${target.port}${path}`;
 
-async function start(script: string, config: Record<string, unknown> | null, machines: string[]): Promise<string> {
-  const created = await ts.request('/api/v1/tests', { method: 'POST', token, json: { name: 'jmeter run', tool: 'jmeter', script } });
-  expect(created.status).toBe(201);
-  const { id: testId } = (await created.json()) as { id: string };
-  let configId: string | undefined;
-  if (config) {
-    const saved = await ts.request('/api/v1/configs', { method: 'POST', token, json: { name: 'jmeter config', ...config } });
-    expect(saved.status).toBe(201);
-    configId = ((await saved.json()) as { id: string }).id;
-  }
-  const started = await ts.request('/api/v1/tasks', { method: 'POST', token, json: { testId, machineIds: machines.map((m) => machineIds[m]!), ...(configId ? { configId } : {}) } });
-  expect(started.status, await started.clone().text()).toBe(202);
-  return ((await started.json()) as { id: string }).id;
-}
+const start = (script: string, config: Record<string, unknown>, machines: string[]) =>
+  startAccepted(ts, token, { tool: 'jmeter', script, config, machineIds: machines.map((m) => machineIds[m]!) });
 
-async function finished(id: string, timeoutMs = 90_000): Promise<Task> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const task = (await (await ts.request(`/api/v1/tasks/${id}`, { token })).json()) as Task;
-    if (['completed', 'failed', 'cancelled'].includes(task.status)) return task;
-    await Bun.sleep(200);
-  }
-  throw new Error(`task ${id} did not finish`);
-}
+const finished = (id: string) => waitForEnd(ts, token, id);
 
 async function logOf(id: string): Promise<string[]> {
   const stored = await readSse(await fetch(`${ts.url}/api/v1/tasks/${id}/log-stream?after=0`, { headers: { authorization: `Bearer ${token}` } }));
   return stored.events.filter((e) => e.data.type === 'log').map((e) => String(e.data.text));
 }
 
-/** JMeter JVMs of one task, seen from outside the sandbox: java processes whose environment names the task. */
+/** JMeter JVMs of one task, seen from outside the sandbox: its processes running JMeter's launcher jar. */
 function jmeterJvmsOf(taskId: string): number[] {
-  const found: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
+  return processesOfTask(taskId).filter((pid) => {
     try {
-      if (!readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('ApacheJMeter.jar')) continue;
-      if (readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0').includes(`LOADPLANE_TASK_ID=${taskId}`)) found.push(Number(entry));
+      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('ApacheJMeter.jar');
     } catch {
-      // gone meanwhile
+      return false; // gone meanwhile
     }
-  }
-  return found;
+  });
 }
 
 function expectPercentilesWithinDelay(task: Task) {
@@ -183,15 +137,8 @@ describe('JMeter through the service and a real agent', () => {
     const deadline = Date.now() + 60_000;
     while (served - before < 30 && Date.now() < deadline) await Bun.sleep(100);
     expect(served - before).toBeGreaterThanOrEqual(30);
-    const jvms = jmeterJvmsOf(id);
-    expect(jvms.length).toBe(1);
-    expect((await ts.request(`/api/v1/tasks/${id}`, { method: 'DELETE', token })).status).toBe(204);
-    const task = await finished(id, 30_000);
-    expect(task.status).toBe('cancelled');
-    const gone = Date.now() + 15_000;
-    while (jvms.some(processAlive) && Date.now() < gone) await Bun.sleep(100);
-    expect(jvms.filter(processAlive)).toEqual([]);
-    expect(jmeterJvmsOf(id)).toEqual([]);
+    expect(jmeterJvmsOf(id).length).toBe(1);
+    await cancelLeavesNothing(ts, token, id, () => jmeterJvmsOf(id));
   }, 120_000);
 
   test('two agents run one test: the merged p95 is the p95 of every raw sample pooled, within histogram precision', async () => {
@@ -221,8 +168,7 @@ describe('JMeter through the service and a real agent', () => {
     // Both machines ran their share: each JMeter logged its own "end of run".
     expect(log.filter((line) => line.includes('end of run')).length).toBe(2);
 
-    const sorted = raw.sort((a, b) => a - b);
-    const nearestRank = (percent: number) => sorted[Math.max(1, Math.ceil((percent / 100) * sorted.length)) - 1]!;
+    const nearestRank = (percent: number) => rawPercentile(raw, percent);
     for (const [percent, merged] of [[50, task.p50!], [95, task.p95!], [99, task.p99!]] as const) {
       const pooled = nearestRank(percent);
       // The histogram keeps about three significant digits: a bucket's upper edge is at most 1/1024 above the value.
