@@ -5,7 +5,7 @@
  * counts requests, so every leg is measured the same way: requests / (last request - first request).
  *
  *   ./node_modules/.bin/bun bench/engine-overhead.ts [--engines k6,jmeter,...] [--vus 20] [--duration 15s] [--rounds 3]
- *     [--max-other 15] [--attempts 3] [--sandbox on|off] [--alone-session own|shared]
+ *     [--max-other 15] [--attempts 3] [--sandbox on|off] [--alone-session own|shared] [--pin on|off]
  *
  * A leg during which other processes (other people's work on a shared machine) used more than --max-other % of one
  * core is run again, up to --attempts times; the table keeps the last attempt and says how many it took.
@@ -14,11 +14,16 @@
  * a scheduling group of its own, which on a small machine that also runs the target changes how the CPU is shared
  * between engine and target far more than anything the agent does (JMeter alone: x0.6 in its own session;
  * bench/runs/session-scheduling.ts). `--alone-session shared` runs it in the benchmark's session instead.
+ * `--pin on` (a machine with 2+ cores) gives the engine a core of its own in both legs: the engine alone and the agent
+ * process (whose engines inherit its affinity, so the agent's own work competes with its engine) on the last core,
+ * the target, the service and this driver on the others. Engine and target then stop trading one shared pool of CPU,
+ * which on 2 cores swings a leg's requests/s by ±20 % between rounds.
  * Each engine is bench/engine-overhead/<tool>.ts exporting `leg` (bench/engine-overhead/leg.ts). The aim is agent /
  * alone >= 0.97 for every engine.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseDuration } from '../core/domain/load-config.ts';
 import { waitForQuietMachine } from './cpu.ts';
@@ -40,7 +45,7 @@ import {
   waitForDoneEvent,
 } from './runs/harness.ts';
 
-const { flags } = parseFlags(Bun.argv.slice(2), { engines: 'k6', vus: '20', duration: '15s', rounds: '3', 'max-other': '15', attempts: '3', sandbox: 'on', 'alone-session': 'own' });
+const { flags } = parseFlags(Bun.argv.slice(2), { engines: 'k6', vus: '20', duration: '15s', rounds: '3', 'max-other': '15', attempts: '3', sandbox: 'on', 'alone-session': 'own', pin: 'off' });
 const maxOther = Number(flags['max-other']);
 const attempts = Math.max(1, Number(flags.attempts));
 const vus = Number(flags.vus);
@@ -49,6 +54,16 @@ const durationS = parseDuration(duration) / 1000;
 const rounds = Number(flags.rounds);
 const engines = flags.engines.split(',').filter(Boolean);
 if (!['own', 'shared'].includes(flags['alone-session']!)) throw new Error('--alone-session is own or shared');
+const cores = availableParallelism();
+const pinned = flags.pin === 'on';
+if (pinned && cores < 2) throw new Error('--pin on needs 2 or more cores');
+/** `--pin on`: the engine's core (the last), and the list of the others. */
+const engineCore = String(cores - 1);
+const otherCores = cores > 2 ? `0-${cores - 2}` : '0';
+/** Sets the CPU affinity of every thread of a running process (`taskset -a -p`). */
+function pin(pid: number, cpus: string): void {
+  execFileSync('taskset', ['-a', '-p', '-c', cpus, String(pid)], { stdio: 'ignore' });
+}
 if (!Number.isInteger(vus) || vus < 1 || !Number.isInteger(rounds) || rounds < 1 || !Number.isInteger(durationS)) {
   throw new Error('--vus and --rounds must be positive integers, --duration whole seconds');
 }
@@ -108,7 +123,8 @@ async function runAlone(leg: EngineLeg, target: CountingTarget): Promise<number>
     await writeFile(join(workDir, leg.scriptFile), leg.script(target.url));
     const command = leg.aloneCommand({ workDir, vus, durationS, targetUrl: target.url });
     // setsid --wait: a session (and autogroup) of its own, waited for, so its exit code and CPU time are the engine's.
-    const argv = flags['alone-session'] === 'shared' ? command.argv : ['setsid', '--wait', ...command.argv];
+    const session = flags['alone-session'] === 'shared' ? command.argv : ['setsid', '--wait', ...command.argv];
+    const argv = pinned ? ['taskset', '-c', engineCore, ...session] : session;
     const proc = Bun.spawn(argv, { cwd: workDir, env: { ...baseEnv, ...command.env }, stdout: 'ignore', stderr: 'pipe' });
     const stderr = new Response(proc.stderr).text();
     const code = await proc.exited;
@@ -209,6 +225,10 @@ async function main() {
     // `--sandbox off` is a diagnostic: how much of an engine's loss is the tool sandbox.
     const started = await startBenchAgent(runs, 'engine-overhead', undefined, { sandbox: flags.sandbox === 'off' ? 'off' : 'on' });
     agent = started.agent;
+    if (pinned) {
+      pin(agent.pid, engineCore);
+      for (const pid of [target.pid, runs.service.pid, process.pid]) pin(pid, otherCores);
+    }
     const machines = await runs.api<{ id: string; tools?: { tool: string; version: string | null }[] }[]>('/machines');
     for (const { tool, version } of machines.body.find((m) => m.id === started.machineId)?.tools ?? []) if (version) versions[tool] = version;
     for (const leg of legs) {
@@ -247,6 +267,9 @@ async function main() {
     flags['alone-session'] === 'shared'
       ? '- Alone, the engine ran in the benchmark\'s own session (`--alone-session shared`): through the agent it runs in a session of its own, a different scheduling group'
       : '- Both legs run the engine in a session of its own (alone: `setsid`; the agent: its process runner), so the kernel schedules it the same way against the target',
+    pinned
+      ? `- \`--pin on\`: the engine (alone) and the agent with its engine on core ${engineCore}; target, service and driver on ${otherCores}`
+      : '- Not pinned: engine, target, agent and service share every core',
     `- Before every leg the benchmark waits (up to 90 s) for the machine to be quiet; "other processes" is what else ran meanwhile; a leg where they took over ${maxOther} % of a core ran again (up to ${attempts} attempts)`,
     '',
     markdownTable(['engine', 'agent / alone per round', 'median of the rounds', 'agent / alone of the means', 'median ≥ 0.97', 'engine CPU per request, agent / alone'], summary),

@@ -22,8 +22,12 @@ public class LoadplaneMetrics extends AbstractTestElement implements SampleListe
 
   @Override
   public void testStarted() {
-    counts = new LatencyCounts(System.out);
-    counts.start();
+    LatencyCounts started = new LatencyCounts(System.out);
+    counts = started;
+    started.start();
+    // A cancelled run ends with SIGTERM, where JMeter calls no testEnded: what was counted since the last tick is
+    // still printed on the way out (after a normal end there is nothing left to print).
+    Runtime.getRuntime().addShutdownHook(new Thread(started::stop, "loadplane-metrics-flush"));
     // In the run's log, so a reader sees how the numbers were taken.
     log.info("Loadplane metrics: each sample's elapsed time counted per millisecond in this JVM, one line a second");
   }
