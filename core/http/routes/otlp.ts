@@ -86,7 +86,15 @@ export const otlpRoutes = (deps: RouteDeps & { maxBodyBytes: number; otelIngest:
             required: true,
             content: {
               'application/x-protobuf': { schema: otlpBody('opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest') },
-              'application/json': { schema: { type: 'object' as const, description: 'ExportMetricsServiceRequest in the OTLP JSON encoding', properties: { resourceMetrics: { type: 'array' as const, items: { type: 'object' as const } } } } },
+              'application/json': {
+                schema: {
+                  type: 'object' as const,
+                  description: 'ExportMetricsServiceRequest in the OTLP JSON encoding',
+                  // proto3's JSON mapping reads null as the field's default: no resource metrics, nothing to store. (A 3.1
+                  // type list, which the 3.0-shaped route types do not know.)
+                  properties: { resourceMetrics: { type: ['array', 'null'], items: { type: 'object' } } as unknown as { type: 'array'; items: { type: 'object' } } },
+                },
+              },
             },
           },
           responses: {
