@@ -4,7 +4,7 @@
  * inflates, so neither an endless body nor a small bomb fills memory.
  */
 import { DomainError } from '../kernel/errors.ts';
-import { isJsonType, tooLarge } from './read-body.ts';
+import { isJsonType, readLimited, tooLarge } from './read-body.ts';
 
 export type OtlpEncoding = 'protobuf' | 'json';
 
@@ -27,30 +27,6 @@ export function isGzipped(request: Request): boolean {
   if (encoding === '' || encoding === 'identity') return false;
   if (encoding === 'gzip' || encoding === 'x-gzip') return true;
   throw new DomainError('unsupported_media_type', `Content-Encoding ${encoding} is not supported: send gzip or none`);
-}
-
-async function readLimited(stream: ReadableStream<Uint8Array>, limit: number, overLimit: () => DomainError): Promise<Uint8Array> {
-  const reader = stream.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > limit) {
-      await reader.cancel().catch(() => {});
-      throw overLimit();
-    }
-    chunks.push(value);
-  }
-  if (chunks.length === 1) return chunks[0]!;
-  const bytes = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
 }
 
 /** The body's bytes, inflated when gzipped: at most `maxBytes` on the wire and `maxInflatedBytes` after inflating. */

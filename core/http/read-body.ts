@@ -27,11 +27,9 @@ export const hasBody = (request: Request) => {
 export const isJsonType = (contentType: string | undefined) =>
   !!contentType && /^application\/([\w.-]+\+)?json$/i.test(contentType.trim());
 
-export async function readBodyText(request: Request, limit: number): Promise<string> {
-  const declared = request.headers.get('content-length');
-  if (declared !== null && Number(declared) > limit) throw tooLarge(limit);
-  if (!request.body) return '';
-  const reader = request.body.getReader();
+/** A stream's bytes, refused with `overLimit()` (and the stream cancelled) as soon as more than `limit` arrived. */
+export async function readLimited(stream: ReadableStream<Uint8Array>, limit: number, overLimit: () => DomainError): Promise<Uint8Array> {
+  const reader = stream.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
   for (;;) {
@@ -39,18 +37,26 @@ export async function readBodyText(request: Request, limit: number): Promise<str
     if (done) break;
     total += value.byteLength;
     if (total > limit) {
-      await reader.cancel();
-      throw tooLarge(limit);
+      await reader.cancel().catch(() => {});
+      throw overLimit();
     }
     chunks.push(value);
   }
+  if (chunks.length === 1) return chunks[0]!;
   const bytes = new Uint8Array(total);
   let offset = 0;
   for (const chunk of chunks) {
     bytes.set(chunk, offset);
     offset += chunk.byteLength;
   }
-  return new TextDecoder().decode(bytes);
+  return bytes;
+}
+
+export async function readBodyText(request: Request, limit: number): Promise<string> {
+  const declared = request.headers.get('content-length');
+  if (declared !== null && Number(declared) > limit) throw tooLarge(limit);
+  if (!request.body) return '';
+  return new TextDecoder().decode(await readLimited(request.body, limit, () => tooLarge(limit)));
 }
 
 /** Parses a JSON body; malformed JSON is a 400 that says where it broke, and so is a string holding U+0000. */
