@@ -162,6 +162,9 @@ describe('bad exports', () => {
   test('malformed JSON, a wrong field type, bad protobuf and bad gzip are 400s that say what is wrong', async () => {
     await expectError(await post(a.token, '{"resourceMetrics": ['), 400, 'bad_request', /malformed JSON body/);
     await expectError(await post(a.token, { resourceMetrics: {} }), 400, 'bad_request', /resourceMetrics must be an array/);
+    for (const notAnObject of ['null', '[]', '7']) {
+      await expectError(await post(a.token, notAnObject), 400, 'bad_request', /the body must be an object/);
+    }
     await expectError(
       await post(a.token, exportBody({ metrics: [{ name: 'x', gauge: { dataPoints: [{ asDouble: 'lots' }] } }] })),
       400,

@@ -121,7 +121,8 @@ function metric(value: unknown, path: string, budget: PointBudget): OtlpMetric |
 
 export function decodeMetricsJson(body: unknown, maxDataPoints: number): OtlpExport {
   const budget = new PointBudget(maxDataPoints);
-  const root = object(body ?? {}, 'the body');
+  // A JSON document `null` (or a number, a list) is no ExportMetricsServiceRequest; an empty body never gets here.
+  const root = object(body, 'the body');
   const resources = list(root.resourceMetrics, 'resourceMetrics').map((item, r) => {
     const rm = object(item, `resourceMetrics[${r}]`);
     const resource = rm.resource === undefined || rm.resource === null ? {} : object(rm.resource, `resourceMetrics[${r}].resource`);
