@@ -71,7 +71,7 @@ describe('loadplane-plugin-hey, loaded by package name', () => {
       components: { schemas: Record<string, { properties: Record<string, { enum?: string[] }> }> };
     };
     expect(document.components.schemas.TestCreate!.properties.tool!.enum).toEqual(['k6', 'jmeter', 'locust', 'artillery', 'gatling', 'custom', 'hey']);
-    await expectRefused(ts, token, { tool: 'vegeta', script: '{}' }, 'tool');
+    await expectRefused(ts, token, { tool: 'vegeta', script: '{}' }, 'body field "tool": must be one of k6, jmeter, locust, artillery, gatling, custom, hey (got "vegeta")');
     // The plugin's own script check answers when the test is saved.
     await expectRefused(ts, token, { tool: 'hey', script: '{"requests": 10}' }, '"url" must be an http:// or https:// URL');
   });
