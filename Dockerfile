@@ -17,6 +17,12 @@ COPY . .
 # Bundles the admin UI when the project has a build step.
 RUN npm run --if-present build
 
+# Load engines for the in-process agent: none by default (the image stays small and the agent offers `custom`);
+# `docker compose build --build-arg ENGINES=all` (or a list: "k6 locust") installs them for the user `node` with
+# scripts/install-engines, adding a JDK and Maven (JMeter, Gatling), Python (Locust) and, while building k6 only, Go.
+ARG ENGINES=""
+RUN bash scripts/container-engines.sh --slim "$ENGINES" node
+
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=8080 \
