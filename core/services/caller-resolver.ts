@@ -139,25 +139,20 @@ function identityOf(profile: UserProfile): CallerIdentity {
 }
 
 async function giveFirstWorkspace(options: CallerResolverOptions, userId: string, identity: VerifiedIdentity) {
-  const em = options.db.fork();
-  const claimed = await em.transactional(async (tx) => {
-    const bootstrap = await tx.findOne(Workspace, { isBootstrap: true }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-    if (!bootstrap) return false;
-    const pending = bootstrap.pendingOwnerUsername?.toLowerCase() ?? null;
-    const username = identity.preferred_username?.toLowerCase() ?? null;
-    if (pending !== null && pending !== username) return false;
-    // Service accounts (the local agent) may be members already; the claim is for the first owner.
-    if ((await tx.count(Membership, { workspaceId: bootstrap.id, role: 'owner' })) > 0) return false;
-    bootstrap.pendingOwnerUsername = null;
-    tx.create(Membership, { id: crypto.randomUUID(), workspaceId: bootstrap.id, userId, role: 'owner', createdAt: new Date() });
-    return true;
-  });
-  if (claimed) return;
   const workspaceId = crypto.randomUUID();
   const label = identity.name ?? identity.preferred_username ?? identity.email ?? 'My';
-  await em.transactional(async (tx) => {
-    // Re-check inside the transaction: two first requests of one user may race here.
-    if ((await tx.count(Membership, { userId })) > 0) return;
+  const created = await options.db.fork().transactional(async (tx) => {
+    // A new user's first requests often come at once (a UI loading its pages, a script's parallel calls). The user's
+    // profile row is their lock: the second waits here, then (read committed: a fresh snapshot per statement) sees the
+    // first one's membership and leaves; without it both counted none and the user got two workspaces.
+    await tx.findOne(UserProfile, { id: userId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    if ((await tx.count(Membership, { userId })) > 0) return false;
+    const bootstrap = await tx.findOne(Workspace, { isBootstrap: true }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    if (bootstrap && (await mayClaimBootstrap(tx, bootstrap, identity))) {
+      bootstrap.pendingOwnerUsername = null;
+      tx.create(Membership, { id: crypto.randomUUID(), workspaceId: bootstrap.id, userId, role: 'owner', createdAt: new Date() });
+      return false;
+    }
     tx.create(Workspace, {
       id: workspaceId,
       name: `${label}'s workspace`.slice(0, 200),
@@ -170,8 +165,18 @@ async function giveFirstWorkspace(options: CallerResolverOptions, userId: string
     // Entities carry plain ids, not relations, so the unit of work cannot order these inserts itself.
     await tx.flush();
     tx.create(Membership, { id: crypto.randomUUID(), workspaceId, userId, role: 'owner', createdAt: new Date() });
+    return true;
   });
-  await options.hooks.callHook('workspace:created', { workspaceId, ownerUserId: userId });
+  if (created) await options.hooks.callHook('workspace:created', { workspaceId, ownerUserId: userId });
+}
+
+/** The first workspace goes to the first user who signs in, or to the one BOOTSTRAP_ADMIN_USERNAME names. */
+async function mayClaimBootstrap(tx: EntityManager, bootstrap: Workspace, identity: VerifiedIdentity): Promise<boolean> {
+  const pending = bootstrap.pendingOwnerUsername?.toLowerCase() ?? null;
+  const username = identity.preferred_username?.toLowerCase() ?? null;
+  if (pending !== null && pending !== username) return false;
+  // Service accounts (the local agent) may be members already; the claim is for the first owner.
+  return (await tx.count(Membership, { workspaceId: bootstrap.id, role: 'owner' })) === 0;
 }
 
 async function upsertProfile(em: EntityManager, identity: VerifiedIdentity): Promise<UserProfile> {

@@ -180,8 +180,8 @@ describe('revoke racing rotate', () => {
       );
       for (const result of results) {
         if (result.revoked !== 204) {
-          // Seen once in CI (PostgreSQL, a 404): say whether the service revoked once and answered the DELETE twice (a
-          // client-side retry of an idempotent request on a pooled socket) or never revoked at all.
+          // Seen once in CI (PostgreSQL, a 404): the owner's five concurrent first requests had given it two workspaces
+          // (tests/integration/first-workspace-race.test.ts). Should it recur otherwise, say what the service did.
           const audit = await ts.service.database.fork().find(AuditEntry, { targetId: result.id }, { orderBy: { createdAt: 'asc' } });
           const trail = audit.map((entry) => entry.action).join(', ');
           throw new Error(`the revoke of ${result.id} got ${result.revoked} ${result.revokeBody} (rotate ${result.status}); audit: ${trail}`);
