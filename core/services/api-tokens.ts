@@ -10,7 +10,7 @@ import type { Database } from '../ports/database.ts';
 import { recordAudit } from './audit-log.ts';
 import type { Caller } from './caller.ts';
 import type { PageFilter } from './machines.ts';
-import { findInWorkspace } from './workspace-scope.ts';
+import { findInWorkspace, lockWorkspace } from './workspace-scope.ts';
 
 export interface TokenInput {
   name: string;
@@ -91,36 +91,39 @@ export function createApiTokenService(deps: { db: Database; changes: ChangeFeed 
       if (limit === 0) {
         throw new DomainError('plan_limit_api_tokens', `the ${caller.workspace.plan} plan includes no API access`);
       }
-      const em = deps.db.fork();
-      const active = await em.count(ApiToken, {
-        workspaceId: caller.workspace.workspaceId,
-        userId: caller.userId,
-        revokedAt: null,
-        $or: [{ expiresAt: null }, { expiresAt: { $gt: now } }],
-      });
-      if (active >= limit) {
-        throw new DomainError(
-          'plan_limit_api_tokens',
-          `the ${caller.workspace.plan} plan allows ${limit} API token${limit === 1 ? '' : 's'} per user; revoke one first`,
-        );
-      }
       const plaintext = generateApiToken();
-      const record = em.create(ApiToken, {
-        id: crypto.randomUUID(),
-        workspaceId: caller.workspace.workspaceId,
-        userId: caller.userId,
-        name,
-        scopes,
-        secretHash: await hashApiToken(plaintext),
-        secretHint: tokenHint(plaintext),
-        expiresAt,
-        lastUsedAt: null,
-        revokedAt: null,
-        createdAt: now,
-        rotatedAt: null,
+      const secretHash = await hashApiToken(plaintext);
+      const record = await deps.db.fork().transactional(async (tx) => {
+        await lockWorkspace(tx, caller.workspace.workspaceId);
+        const active = await tx.count(ApiToken, {
+          workspaceId: caller.workspace.workspaceId,
+          userId: caller.userId,
+          revokedAt: null,
+          $or: [{ expiresAt: null }, { expiresAt: { $gt: now } }],
+        });
+        if (active >= limit) {
+          throw new DomainError(
+            'plan_limit_api_tokens',
+            `the ${caller.workspace.plan} plan allows ${limit} API token${limit === 1 ? '' : 's'} per user; revoke one first`,
+          );
+        }
+        const created = tx.create(ApiToken, {
+          id: crypto.randomUUID(),
+          workspaceId: caller.workspace.workspaceId,
+          userId: caller.userId,
+          name,
+          scopes,
+          secretHash,
+          secretHint: tokenHint(plaintext),
+          expiresAt,
+          lastUsedAt: null,
+          revokedAt: null,
+          createdAt: now,
+          rotatedAt: null,
+        });
+        recordAudit(tx, caller, 'api_token.created', { type: 'api_token', id: created.id, label: name }, { scopes, expires_at: expiresAt?.toISOString() ?? null });
+        return created;
       });
-      recordAudit(em, caller, 'api_token.created', { type: 'api_token', id: record.id, label: name }, { scopes, expires_at: expiresAt?.toISOString() ?? null });
-      await em.flush();
       return { record, plaintext };
     },
 

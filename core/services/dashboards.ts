@@ -5,7 +5,7 @@ import type { Database } from '../ports/database.ts';
 import { recordAudit } from './audit-log.ts';
 import type { Caller } from './caller.ts';
 import { sqlOf, type Sql, transaction } from './sql.ts';
-import { isUuid } from './workspace-scope.ts';
+import { isUuid, lockWorkspace } from './workspace-scope.ts';
 
 export interface DashboardRow {
   id: string;
@@ -69,7 +69,7 @@ export function createDashboardService(deps: { db: Database; now?: () => Date })
       const panels = checkPanels(input.panels ?? []);
       const workspaceId = caller.workspace.workspaceId;
       return transaction(deps.db, async (tx) => {
-        await tx.all('select id from workspaces where id = ? for update', [workspaceId]);
+        await lockWorkspace(tx.em, workspaceId);
         const [{ count }] = (await tx.all<{ count: number }>('select count(*)::int as count from dashboards where workspace_id = ?', [workspaceId])) as [
           { count: number },
         ];

@@ -11,6 +11,7 @@ import type { Database } from '../ports/database.ts';
 import { recordAudit } from './audit-log.ts';
 import { actorOf, type Caller } from './caller.ts';
 import { sqlOf, transaction } from './sql.ts';
+import { lockWorkspace } from './workspace-scope.ts';
 
 export interface EnvVarRow {
   id: string;
@@ -72,7 +73,7 @@ export function createEnvVarService(deps: { db: Database; secrets: SecretBox; no
       const workspaceId = caller.workspace.workspaceId;
       const result = await transaction(deps.db, async (tx) => {
         // The workspace row's lock serialises creations, so the count limit holds under concurrent PUTs.
-        await tx.all('select id from workspaces where id = ? for update', [workspaceId]);
+        await lockWorkspace(tx.em, workspaceId);
         const [existing] = await tx.all<{ id: string }>('select id from env_vars where workspace_id = ? and key = ?', [workspaceId, key]);
         const at = now();
         const by = JSON.stringify(updatedBy(caller));

@@ -12,7 +12,7 @@ import { recordAudit } from './audit-log.ts';
 import type { Caller } from './caller.ts';
 import { activeAssignmentStatuses } from '../domain/run-state.ts';
 import { placeholders, transaction } from './sql.ts';
-import { findInWorkspace } from './workspace-scope.ts';
+import { findInWorkspace, lockWorkspace } from './workspace-scope.ts';
 
 export interface MachineInput {
   name: string;
@@ -51,34 +51,38 @@ export function createMachineService(deps: { db: Database; hooks: HookBus<Kernel
         cpuCores: input.cpu_cores ?? 0,
         memoryGb: input.memory_gb ?? 0,
       };
-      const em = deps.db.fork();
       const hostnameTaken = () => conflict(`a machine with hostname "${hostname}" is already registered in this workspace`);
-      // Stored hostnames are normalised to lower case, so equality is the case-insensitive check.
-      if (await em.count(Machine, { workspaceId, hostname })) throw hostnameTaken();
       const limit = limitsOf(caller.workspace.plan).machines;
-      if (limit !== null && (await em.count(Machine, { workspaceId })) >= limit) {
-        throw new DomainError('plan_limit_machines', `the ${caller.workspace.plan} plan allows ${limit} machines`);
-      }
-      const now = new Date();
-      const machine = em.create(Machine, {
-        id: crypto.randomUUID(),
-        workspaceId,
-        hostname,
-        ...fields,
-        // Registered by hand: offline until an agent connects for it.
-        status: 'offline',
-        agentVersion: null,
-        lastSeenAt: null,
-        tools: [],
-        toolVersions: {},
-        createdAt: now,
-        updatedAt: now,
-      });
-      recordAudit(em, caller, 'machine.created', { type: 'machine', id: machine.id, label: hostname });
+      let machine: Machine;
       try {
-        await em.flush();
+        machine = await deps.db.fork().transactional(async (em) => {
+          // The workspace row's lock makes the plan limit exact when registrations (or agents' hellos) race.
+          await lockWorkspace(em, workspaceId);
+          // Stored hostnames are normalised to lower case, so equality is the case-insensitive check.
+          if (await em.count(Machine, { workspaceId, hostname })) throw hostnameTaken();
+          if (limit !== null && (await em.count(Machine, { workspaceId })) >= limit) {
+            throw new DomainError('plan_limit_machines', `the ${caller.workspace.plan} plan allows ${limit} machines`);
+          }
+          const now = new Date();
+          const created = em.create(Machine, {
+            id: crypto.randomUUID(),
+            workspaceId,
+            hostname,
+            ...fields,
+            // Registered by hand: offline until an agent connects for it.
+            status: 'offline',
+            agentVersion: null,
+            lastSeenAt: null,
+            tools: [],
+            toolVersions: {},
+            createdAt: now,
+            updatedAt: now,
+          });
+          recordAudit(em, caller, 'machine.created', { type: 'machine', id: created.id, label: hostname });
+          return created;
+        });
       } catch (error) {
-        // The unique index decides when two registrations race.
+        // The unique index still decides should a row of the same hostname come another way.
         if (error instanceof UniqueConstraintViolationException) throw hostnameTaken();
         throw error;
       }

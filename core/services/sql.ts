@@ -30,6 +30,9 @@ const runner = (em: EntityManager): Sql['all'] =>
   async <T>(sql: string, params: readonly unknown[] = []) =>
     (await (em as unknown as WithKysely).getKysely().executeQuery(CompiledQuery.raw(numbered(sql), [...params]))).rows as T[];
 
+/** Statements on this entity manager's connection (inside `transactional`, the transaction's). */
+export const sqlIn = (em: EntityManager): Sql => ({ all: runner(em) });
+
 export function sqlOf(db: Database): Sql {
   return { all: (sql, params) => runner(db.fork())(sql, params) };
 }

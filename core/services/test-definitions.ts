@@ -9,7 +9,7 @@ import type { Database } from '../ports/database.ts';
 import { recordAudit } from './audit-log.ts';
 import type { Caller } from './caller.ts';
 import type { PageFilter } from './machines.ts';
-import { findInWorkspace } from './workspace-scope.ts';
+import { findInWorkspace, lockWorkspace } from './workspace-scope.ts';
 
 /** What a list needs of a test: the API view's fields. */
 export type TestRow = Pick<TestDefinition, 'id' | 'name' | 'tool' | 'status' | 'script' | 'createdAt' | 'updatedAt'>;
@@ -80,25 +80,25 @@ export function createTestDefinitionService(deps: {
 
     async create(caller: Caller, input: TestInput): Promise<TestDefinition> {
       const workspaceId = caller.workspace.workspaceId;
-      const em = deps.db.fork();
-      const limit = limitsOf(caller.workspace.plan).tests;
-      if (limit !== null && (await em.count(TestDefinition, { workspaceId, deletedAt: null })) >= limit) {
-        throw new DomainError('plan_limit_tests', `the ${caller.workspace.plan} plan allows ${limit} tests`);
-      }
-      const now = new Date();
-      const test = em.create(TestDefinition, {
-        id: crypto.randomUUID(),
-        workspaceId,
+      // The script's check (the tool's own, some parse a whole plan) runs before the lock is taken.
+      const fields = {
         name: checkName(input.name),
         tool: checkTool(input.tool, deps.toolIds),
         status: input.status ?? 'draft',
         script: checkToolScript(input.tool, checkScript(input.script)),
-        createdAt: now,
-        updatedAt: now,
-        deletedAt: null,
+      };
+      const limit = limitsOf(caller.workspace.plan).tests;
+      const test = await deps.db.fork().transactional(async (em) => {
+        // The workspace row's lock makes the plan limit exact when creations (or a Git sync) race.
+        await lockWorkspace(em, workspaceId);
+        if (limit !== null && (await em.count(TestDefinition, { workspaceId, deletedAt: null })) >= limit) {
+          throw new DomainError('plan_limit_tests', `the ${caller.workspace.plan} plan allows ${limit} tests`);
+        }
+        const now = new Date();
+        const created = em.create(TestDefinition, { id: crypto.randomUUID(), workspaceId, ...fields, createdAt: now, updatedAt: now, deletedAt: null });
+        recordAudit(em, caller, 'test.created', { type: 'test', id: created.id, label: created.name }, { tool: created.tool });
+        return created;
       });
-      recordAudit(em, caller, 'test.created', { type: 'test', id: test.id, label: test.name }, { tool: test.tool });
-      await em.flush();
       await deps.hooks.callHook('test:created', { workspaceId, testId: test.id });
       return test;
     },

@@ -16,7 +16,7 @@ import { recordAudit } from '../audit-log.ts';
 import type { Caller } from '../caller.ts';
 import { sqlOf, type Sql, transaction } from '../sql.ts';
 import type { OutboundUrlGuard } from '../webhooks/outbound-url-guard.ts';
-import { isUuid } from '../workspace-scope.ts';
+import { isUuid, lockWorkspace } from '../workspace-scope.ts';
 
 export type SyncStatus = 'never' | 'queued' | 'syncing' | 'synced' | 'failed';
 
@@ -160,7 +160,7 @@ export function createGitRepoService(deps: {
       const sealed = (await seal(credentials)) ?? null;
       const workspaceId = caller.workspace.workspaceId;
       const row = await transaction(deps.db, async (tx) => {
-        await tx.all('select id from workspaces where id = ? for update', [workspaceId]);
+        await lockWorkspace(tx.em, workspaceId);
         const [{ count }] = (await tx.all<{ count: number }>('select count(*)::int as count from git_repos where workspace_id = ?', [workspaceId])) as [
           { count: number },
         ];

@@ -11,6 +11,7 @@ import { snapshotProblem } from '../../domain/metrics/check-snapshot.ts';
 import { LatencyHistogram } from '../../domain/metrics/histogram.ts';
 import { normalizeArch, normalizeHostname, normalizeIpAddress, normalizeOs } from '../../domain/machine-rules.ts';
 import type { Caller } from '../caller.ts';
+import { lockWorkspace } from '../workspace-scope.ts';
 import { placeholders, sqlOf } from '../sql.ts';
 import type { AgentCommands } from './agent-commands.ts';
 import type { AgentPresence } from './agent-presence.ts';
@@ -82,8 +83,6 @@ export function createAgentSessions(ctx: RunContext, parts: Parts) {
         }
         const workspaceId = caller.workspace.workspaceId;
         const hostname = normalizeHostname(message.hostname);
-        const em = ctx.db.fork();
-        let machine = await em.findOne(Machine, { workspaceId, hostname });
         const now = new Date();
         const details = {
           ipAddress: normalizeIpAddress(message.ip_address),
@@ -97,19 +96,24 @@ export function createAgentSessions(ctx: RunContext, parts: Parts) {
           lastSeenAt: now,
           updatedAt: now,
         };
-        if (machine) {
-          Object.assign(machine, details);
-        } else {
-          const limit = limitsOf(caller.workspace.plan).machines;
-          if (limit !== null && (await em.count(Machine, { workspaceId })) >= limit) {
-            transport.send({ type: 'error', message: `the ${caller.workspace.plan} plan allows ${limit} machines` });
-            transport.close(4403, 'plan limit');
-            return;
-          }
+        const limit = limitsOf(caller.workspace.plan).machines;
+        const machine = await ctx.db.fork().transactional(async (em) => {
+          const known = await em.findOne(Machine, { workspaceId, hostname });
+          if (known) return Object.assign(known, details);
+          // A new machine: under the workspace row's lock, agents of new machines connecting at once get one row per
+          // hostname and an exact plan limit.
+          await lockWorkspace(em, workspaceId);
+          const raced = await em.findOne(Machine, { workspaceId, hostname });
+          if (raced) return Object.assign(raced, details);
+          if (limit !== null && (await em.count(Machine, { workspaceId })) >= limit) return null;
           const name = message.name?.trim() || hostname;
-          machine = em.create(Machine, { id: crypto.randomUUID(), workspaceId, name, hostname, createdAt: now, connectionId: null, replicaId: null, leaseUntil: null, ...details });
+          return em.create(Machine, { id: crypto.randomUUID(), workspaceId, name, hostname, createdAt: now, connectionId: null, replicaId: null, leaseUntil: null, ...details });
+        });
+        if (!machine) {
+          transport.send({ type: 'error', message: `the ${caller.workspace.plan} plan allows ${limit} machines` });
+          transport.close(4403, 'plan limit');
+          return;
         }
-        await em.flush();
         const machineId = machine.id;
         const current: AgentConnection = { ...transport, machineId, workspaceId, connectionId: crypto.randomUUID(), tools: message.tools };
         const previous = await presence.claim(machineId, current.connectionId);

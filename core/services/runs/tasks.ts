@@ -11,7 +11,7 @@ import { recordAudit } from '../audit-log.ts';
 import type { Caller } from '../caller.ts';
 import type { PageFilter } from '../machines.ts';
 import { transaction } from '../sql.ts';
-import { isUuid } from '../workspace-scope.ts';
+import { isUuid, lockWorkspace } from '../workspace-scope.ts';
 import type { Dispatcher } from './dispatcher.ts';
 import { writeOutbox } from './outbox.ts';
 import type { RunContext } from './run-context.ts';
@@ -77,7 +77,7 @@ export function createTaskService(ctx: RunContext, lifecycle: RunLifecycle, disp
       const id = crypto.randomUUID();
       await transaction(ctx.db, async (tx) => {
         // The workspace row's lock makes the cap exact when requests race.
-        await tx.all('select id from workspaces where id = ? for update', [workspaceId]);
+        await lockWorkspace(tx.em, workspaceId);
         const [{ pending }] = (await tx.all<{ pending: number }>(`select count(*)::int as pending from tasks where workspace_id = ? and status = 'pending'`, [
           workspaceId,
         ])) as [{ pending: number }];
