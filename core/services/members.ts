@@ -8,7 +8,7 @@ import type { Database } from '../ports/database.ts';
 import { recordAudit } from './audit-log.ts';
 import type { Caller } from './caller.ts';
 import type { PageFilter } from './machines.ts';
-import { isUuid } from './workspace-scope.ts';
+import { isUuid, lockWorkspace } from './workspace-scope.ts';
 
 export interface MemberView {
   user_id: string;
@@ -42,7 +42,10 @@ function checkOwnerChange(caller: Caller, from: Role | null, to: Role | null) {
   }
 }
 
-async function ownerCount(em: EntityManager, workspaceId: string) {
+/** Owners of the workspace, counted under its row's lock: two owners demoting (or removing) each other at once must
+ * not both see the other one still there and leave none. */
+async function lockedOwnerCount(em: EntityManager, workspaceId: string) {
+  await lockWorkspace(em, workspaceId);
   return em.count(Membership, { workspaceId, role: 'owner' });
 }
 
@@ -76,7 +79,7 @@ export function createMemberService(deps: { db: Database; changes: ChangeFeed })
         const membership = await membershipOf(tx, caller, userId);
         const from = membership.role as Role;
         checkOwnerChange(caller, from, role);
-        if (from === 'owner' && role !== 'owner' && (await ownerCount(tx, caller.workspace.workspaceId)) <= 1) {
+        if (from === 'owner' && role !== 'owner' && (await lockedOwnerCount(tx, caller.workspace.workspaceId)) <= 1) {
           throw new DomainError('last_owner', 'the last owner cannot be demoted; make someone else owner first');
         }
         membership.role = role;
@@ -93,7 +96,7 @@ export function createMemberService(deps: { db: Database; changes: ChangeFeed })
       const removed = await em.transactional(async (tx) => {
         const membership = await membershipOf(tx, caller, userId);
         checkOwnerChange(caller, membership.role as Role, null);
-        if (membership.role === 'owner' && (await ownerCount(tx, caller.workspace.workspaceId)) <= 1) {
+        if (membership.role === 'owner' && (await lockedOwnerCount(tx, caller.workspace.workspaceId)) <= 1) {
           throw new DomainError('last_owner', 'the last owner cannot be removed; make someone else owner first');
         }
         const profile = await tx.findOne(UserProfile, { id: membership.userId });

@@ -1,9 +1,11 @@
 /**
  * Plan limits hold when the requests that would cross them arrive at once: each creation counts and inserts under the
  * workspace row's lock (core/services/workspace-scope.ts, lockWorkspace), so on PostgreSQL, where the transactions
- * really run side by side, exactly the limit's number succeed and the rest get the limit's 403.
+ * really run side by side, exactly the limit's number succeed and the rest get the limit's 403. The rule that a
+ * workspace keeps an owner holds the same way when two owners demote or remove each other at once.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { inviteAndAccept } from '../helpers/invitations.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
 
 let ts: TestService;
@@ -63,5 +65,50 @@ describe('plan limits under concurrent creations', () => {
     );
     expect(result.created).toBe(1);
     expect(result.statuses.filter((status) => status === 409)).toHaveLength(3);
+  });
+});
+
+describe('the last owner under concurrent changes', () => {
+  /** A workspace with two owners, each with the header that addresses it, and their member ids. */
+  async function twoOwners(round: number) {
+    const first = await owner(`owner-a-${round}`, 'enterprise');
+    const workspaceId = ((await (await ts.request('/api/v1/workspace', { token: first })).json()) as { id: string }).id;
+    const second = await ts.createUser(`owner-b-${round}`);
+    await ts.request('/api/v1/workspace', { token: second });
+    await inviteAndAccept(ts, first, `owner-b-${round}`, 'owner', second);
+    const headers = { 'x-workspace-id': workspaceId };
+    const members = (await (await ts.request('/api/v1/members', { token: first })).json()) as { user_id: string; username: string; role: string }[];
+    expect(members.filter((m) => m.role === 'owner')).toHaveLength(2);
+    const idOf = (name: string) => members.find((m) => m.username === name)!.user_id;
+    return { first, second, headers, firstId: idOf(`owner-a-${round}`), secondId: idOf(`owner-b-${round}`) };
+  }
+
+  const owners = async (token: string) =>
+    ((await (await ts.request('/api/v1/members', { token })).json()) as { role: string }[]).filter((m) => m.role === 'owner').length;
+
+  test('two owners demoting each other at once: one demotion wins, the other is refused as the last owner', async () => {
+    for (let round = 0; round < 4; round++) {
+      const { first, second, headers, firstId, secondId } = await twoOwners(round);
+      const [a, b] = await Promise.all([
+        ts.request(`/api/v1/members/${secondId}`, { method: 'PATCH', token: first, headers, json: { role: 'admin' } }),
+        ts.request(`/api/v1/members/${firstId}`, { method: 'PATCH', token: second, headers, json: { role: 'admin' } }),
+      ]);
+      expect([a.status, b.status].filter((status) => status === 200), `statuses ${a.status}, ${b.status}`).toHaveLength(1);
+      const refused = a.status === 200 ? b : a;
+      expect(((await refused.json()) as { error: string }).error).toMatch(/last_owner|forbidden|insufficient/);
+      expect(await owners(a.status === 200 ? first : second)).toBe(1);
+    }
+  });
+
+  test('two owners removing each other at once: one removal wins, the workspace keeps an owner', async () => {
+    for (let round = 4; round < 8; round++) {
+      const { first, second, headers, firstId, secondId } = await twoOwners(round);
+      const [a, b] = await Promise.all([
+        ts.request(`/api/v1/members/${secondId}`, { method: 'DELETE', token: first, headers }),
+        ts.request(`/api/v1/members/${firstId}`, { method: 'DELETE', token: second, headers }),
+      ]);
+      expect([a.status, b.status].filter((status) => status === 204), `statuses ${a.status}, ${b.status}`).toHaveLength(1);
+      expect(await owners(a.status === 204 ? first : second)).toBe(1);
+    }
   });
 });
