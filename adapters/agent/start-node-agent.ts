@@ -19,6 +19,7 @@ import type { ToolSandbox } from '../process/sandbox/tool-sandbox.ts';
 import { createEngineLocator, createPathLookup, enginesDir } from './engine-locator.ts';
 import { detectSystem } from './system-info.ts';
 import { toolsUnderSandbox } from './sandbox-policy.ts';
+import { describeSocketFailure } from './socket-failure.ts';
 import { toolBaseEnv } from './tool-env.ts';
 
 export const agentVersion = '0.1.0';
@@ -146,9 +147,18 @@ export function bunSocket(url: string, headers: Record<string, string>): AgentSo
     onOpen: (handler) => socket.addEventListener('open', () => handler()),
     onMessage: (handler) => socket.addEventListener('message', (event) => handler(String(event.data))),
     onClose: (handler) => {
-      socket.addEventListener('close', (event) => handler(event.code, event.reason));
-      socket.addEventListener('error', () => {
-        if (socket.readyState === WebSocket.CLOSED) handler(1006, 'connection failed');
+      // The error event (which comes first) is the only one that says why a socket never opened; once closed, one report.
+      let failure = '';
+      let reported = false;
+      const report = (code: number, reason: string) => {
+        if (reported) return;
+        reported = true;
+        handler(code, reason || failure);
+      };
+      socket.addEventListener('close', (event) => report(event.code, event.reason));
+      socket.addEventListener('error', (event) => {
+        failure = describeSocketFailure((event as ErrorEvent).message ?? '');
+        if (socket.readyState === WebSocket.CLOSED) report(1006, '');
       });
     },
   };
