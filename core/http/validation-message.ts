@@ -5,7 +5,6 @@ interface SchemaNode {
   const?: unknown;
   type?: unknown;
   anyOf?: SchemaNode[];
-  description?: string;
 }
 
 /**

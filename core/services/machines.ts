@@ -1,5 +1,5 @@
 /** Machine use cases: list, register and delete machines of the caller's workspace. */
-import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { type EntityManager, UniqueConstraintViolationException } from '@mikro-orm/core';
 import { limitsOf } from '../domain/plans.ts';
 import { Machine } from '../domain/entities/machine.ts';
 import { normalizeArch, normalizeHostname, normalizeIpAddress, normalizeOs } from '../domain/machine-rules.ts';
@@ -29,6 +29,16 @@ export interface PageFilter {
   filter: object;
 }
 
+/**
+ * The plan's machine limit, when the workspace has reached it: the message saying so, else null. Call it under
+ * lockWorkspace, in the transaction that then creates the machine (a registration here, an agent's hello).
+ */
+export async function machineLimitReached(em: EntityManager, caller: Caller): Promise<string | null> {
+  const limit = limitsOf(caller.workspace.plan).machines;
+  if (limit === null || (await em.count(Machine, { workspaceId: caller.workspace.workspaceId })) < limit) return null;
+  return `the ${caller.workspace.plan} plan allows ${limit} machines`;
+}
+
 export function createMachineService(deps: { db: Database; hooks: HookBus<KernelHooks> }) {
   return {
     async list(caller: Caller, page: PageFilter): Promise<Machine[]> {
@@ -52,7 +62,6 @@ export function createMachineService(deps: { db: Database; hooks: HookBus<Kernel
         memoryGb: input.memory_gb ?? 0,
       };
       const hostnameTaken = () => conflict(`a machine with hostname "${hostname}" is already registered in this workspace`);
-      const limit = limitsOf(caller.workspace.plan).machines;
       let machine: Machine;
       try {
         machine = await deps.db.fork().transactional(async (em) => {
@@ -60,9 +69,8 @@ export function createMachineService(deps: { db: Database; hooks: HookBus<Kernel
           await lockWorkspace(em, workspaceId);
           // Stored hostnames are normalised to lower case, so equality is the case-insensitive check.
           if (await em.count(Machine, { workspaceId, hostname })) throw hostnameTaken();
-          if (limit !== null && (await em.count(Machine, { workspaceId })) >= limit) {
-            throw new DomainError('plan_limit_machines', `the ${caller.workspace.plan} plan allows ${limit} machines`);
-          }
+          const full = await machineLimitReached(em, caller);
+          if (full) throw new DomainError('plan_limit_machines', full);
           const now = new Date();
           const created = em.create(Machine, {
             id: crypto.randomUUID(),

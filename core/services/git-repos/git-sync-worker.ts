@@ -23,6 +23,7 @@ import type { Database } from '../../ports/database.ts';
 import type { GitFetcher, GitFile } from '../../ports/git-fetcher.ts';
 import { sqlOf, transaction, type Tx } from '../sql.ts';
 import type { OutboundUrlGuard } from '../webhooks/outbound-url-guard.ts';
+import { lockWorkspace } from '../workspace-scope.ts';
 import type { Credentials, GitRepoRow, SyncResult } from './git-repos.ts';
 
 export interface GitSyncLimits {
@@ -135,7 +136,9 @@ export function createGitSyncWorker(deps: {
       [repo.id],
     );
     const byPath = new Map(existing.map((row) => [row.git_path, row]));
-    const [workspace] = await tx.all<{ plan: string }>('select plan from workspaces where id = ? for update', [repo.workspace_id]);
+    // Serialised with API creations of tests (lockWorkspace takes the same row with the same strength).
+    await lockWorkspace(tx.em, repo.workspace_id);
+    const [workspace] = await tx.all<{ plan: string }>('select plan from workspaces where id = ?', [repo.workspace_id]);
     const limit = limitsOf(workspace?.plan ?? 'starter').tests;
     let [{ count }] = (await tx.all<{ count: number }>('select count(*)::int as count from tests where workspace_id = ? and deleted_at is null', [
       repo.workspace_id,

@@ -3,7 +3,6 @@
  * reconciles runs after a reconnect, stores logs and metrics, and hands every run transition to the lifecycle.
  */
 import { TypeCompiler } from '@sinclair/typebox/compiler';
-import { limitsOf } from '../../domain/plans.ts';
 import { AgentMessage, agentProtocolVersion } from '../../agent/protocol.ts';
 import type { MetricSnapshot } from '../../capabilities/load-tool.ts';
 import { Machine } from '../../domain/entities/machine.ts';
@@ -11,6 +10,7 @@ import { snapshotProblem } from '../../domain/metrics/check-snapshot.ts';
 import { LatencyHistogram } from '../../domain/metrics/histogram.ts';
 import { normalizeArch, normalizeHostname, normalizeIpAddress, normalizeOs } from '../../domain/machine-rules.ts';
 import type { Caller } from '../caller.ts';
+import { machineLimitReached } from '../machines.ts';
 import { lockWorkspace } from '../workspace-scope.ts';
 import { placeholders, sqlOf } from '../sql.ts';
 import type { AgentCommands } from './agent-commands.ts';
@@ -96,8 +96,8 @@ export function createAgentSessions(ctx: RunContext, parts: Parts) {
           lastSeenAt: now,
           updatedAt: now,
         };
-        const limit = limitsOf(caller.workspace.plan).machines;
-        const machine = await ctx.db.fork().transactional(async (em) => {
+        // The machine, or why none may be added (the plan's limit).
+        const outcome = await ctx.db.fork().transactional(async (em) => {
           const known = await em.findOne(Machine, { workspaceId, hostname });
           if (known) return Object.assign(known, details);
           // A new machine: under the workspace row's lock, agents of new machines connecting at once get one row per
@@ -105,16 +105,17 @@ export function createAgentSessions(ctx: RunContext, parts: Parts) {
           await lockWorkspace(em, workspaceId);
           const raced = await em.findOne(Machine, { workspaceId, hostname });
           if (raced) return Object.assign(raced, details);
-          if (limit !== null && (await em.count(Machine, { workspaceId })) >= limit) return null;
+          const full = await machineLimitReached(em, caller);
+          if (full) return full;
           const name = message.name?.trim() || hostname;
           return em.create(Machine, { id: crypto.randomUUID(), workspaceId, name, hostname, createdAt: now, connectionId: null, replicaId: null, leaseUntil: null, ...details });
         });
-        if (!machine) {
-          transport.send({ type: 'error', message: `the ${caller.workspace.plan} plan allows ${limit} machines` });
+        if (typeof outcome === 'string') {
+          transport.send({ type: 'error', message: outcome });
           transport.close(4403, 'plan limit');
           return;
         }
-        const machineId = machine.id;
+        const machineId = outcome.id;
         const current: AgentConnection = { ...transport, machineId, workspaceId, connectionId: crypto.randomUUID(), tools: message.tools };
         const previous = await presence.claim(machineId, current.connectionId);
         const local = ctx.connections.get(machineId);
