@@ -6,6 +6,7 @@ import { MikroORM as PostgresORM } from '@mikro-orm/postgresql';
 import { type Kysely, sql } from 'kysely';
 import type { MigrationClass } from '../../core/kernel/define-plugin.ts';
 import type { Database } from '../../core/ports/database.ts';
+import { ownerOnlyTree } from '../files/owner-only-tree.ts';
 
 export interface OpenDatabaseOptions {
   /** `postgres://...` for a server; unset for PGlite. */
@@ -26,6 +27,9 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     // We map rows to API views ourselves; skip MikroORM's discovery warnings about unused metadata.
     discovery: { warnWhenNoEntities: false },
   };
+  const pgliteOnDisk = !options.databaseUrl && options.pgliteDir !== undefined && options.pgliteDir !== 'memory://';
+  // Created owner-only before PGlite writes anything into it; an older installation's files are tightened too.
+  if (pgliteOnDisk) await ownerOnlyTree(options.pgliteDir!);
   const orm = options.databaseUrl
     ? await PostgresORM.init({ ...common, clientUrl: options.databaseUrl, pool: { min: 1, max: 10 } })
     : options.pgliteDir === undefined || options.pgliteDir === 'memory://'
@@ -33,6 +37,8 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
       : await PgliteORM.init({ ...common, dbName: 'loadplane', driverOptions: { dataDir: options.pgliteDir } });
   if (options.databaseUrl) await migrateOneAtATime(orm);
   else await orm.migrator.up();
+  // Files PGlite wrote while opening get the umask's mode: mend them too (later ones sit behind 0700 directories).
+  if (pgliteOnDisk) await ownerOnlyTree(options.pgliteDir!);
   return {
     orm,
     kind: options.databaseUrl ? 'postgresql' : 'pglite',

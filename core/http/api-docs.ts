@@ -32,7 +32,8 @@ const swaggerPage = `<!doctype html>
       url: '${openApiPath}',
       dom_id: '#swagger-ui',
       deepLinking: true,
-      persistAuthorization: true,
+      // Not persisted: the bearer token would stay in localStorage, readable by any script of this origin, after the tab closes.
+      persistAuthorization: false,
       presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
       layout: 'StandaloneLayout',
     });

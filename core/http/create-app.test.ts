@@ -15,6 +15,23 @@ describe('service basics', () => {
     expect(await response.json()).toEqual({ status: 'ok' });
   });
 
+  test('every answer says X-Content-Type-Options: nosniff: API, errors, docs, the IdP, /metrics, plugin pages', async () => {
+    const owner = await ts.createUser('nosniff-owner');
+    const answers = [
+      await ts.request('/healthz'),
+      await ts.request('/api/v1/tests', { token: owner }),
+      await ts.request('/api/v1/tests'),
+      await ts.request('/api/v1/nope', { token: owner }),
+      await ts.request('/api/v1/tests', { method: 'POST', token: owner, json: { name: 1 } }),
+      await ts.request('/swagger-ui/'),
+      await ts.request('/swagger-ui/openapi.json'),
+      await ts.request('/metrics'),
+      await ts.request('/auth/realms/loadplane/.well-known/openid-configuration'),
+      await ts.request('/auth/realms/loadplane/protocol/openid-connect/auth?client_id=nobody'),
+    ];
+    for (const answer of answers) expect(answer.headers.get('x-content-type-options'), answer.url).toBe('nosniff');
+  });
+
   test('unknown routes answer 404 in the error body', async () => {
     for (const path of ['/nope', '/api/v1/nope', '/api/v2/machines']) {
       const response = await ts.request(path);
@@ -121,6 +138,8 @@ describe('API docs', () => {
     expect(page.headers.get('content-type')).toContain('text/html');
     const html = await page.text();
     expect(html).not.toMatch(/https?:\/\/(cdn|unpkg)/);
+    // The bearer token typed into "Authorize" must not outlive the tab in localStorage.
+    expect(html).toContain('persistAuthorization: false');
     for (const asset of html.matchAll(/(?:src|href)="(\/swagger-ui\/assets\/[^"]+)"/g)) {
       const response = await ts.request(asset[1]!);
       expect(response.status).toBe(200);

@@ -44,9 +44,9 @@ export interface AppOptions extends RouteDeps {
   assets: StaticAssets | null;
   /** Reverse proxies whose X-Forwarded-For names the client (TRUSTED_PROXIES), for per-address limits. */
   trustedProxies?: readonly Cidr[];
-  /** The service's own metrics (GET /metrics) and the token that opens them to non-loopback callers. */
+  /** The service's own metrics (GET /metrics) and the bearer token every caller needs for them, loopback included. */
   serviceHealth: ServiceHealth;
-  metricsToken?: string;
+  metricsToken: string;
 }
 
 export function createApp(options: AppOptions) {
@@ -84,7 +84,9 @@ export function createApp(options: AppOptions) {
     // The body limit is ours, on every runtime (the Bun entry lifts Bun's own, which answers an empty 413): a declared
     // length over it is refused before anything is read; a chunked body is read through our counting reader under
     // /api/v1, and refused elsewhere, where plugin routes read their bodies whole.
-    .onRequest(({ request, server }) => {
+    .onRequest(({ request, server, set }) => {
+      // Every answer, an error or a plugin's page too: a browser must never read a JSON body or a log as HTML.
+      set.headers['x-content-type-options'] = 'nosniff';
       noteClientAddress(request, server, trustedProxies);
       const declared = request.headers.get('content-length');
       if (declared !== null && Number(declared) > maxBodyBytes) return errorResponse(tooLarge(maxBodyBytes));

@@ -1,5 +1,6 @@
 /** Reads a request body with a byte limit, so an oversized or endless body is refused before it fills memory. */
 import { badRequest, DomainError } from '../kernel/errors.ts';
+import { jsonNestsDeeperThan, maxJsonNesting } from './json-nesting.ts';
 
 export const tooLarge = (limit: number) =>
   new DomainError('payload_too_large', `request body exceeds the limit of ${limit} bytes`);
@@ -12,6 +13,8 @@ export const notJson = (contentType: string) =>
     'unsupported_media_type',
     `request bodies are JSON: send Content-Type: application/json${contentType ? ` (not ${contentType})` : ''}`,
   );
+
+export const tooDeep = () => badRequest(`JSON body nests objects and arrays more than ${maxJsonNesting} deep`);
 
 /** A body of unknown length: sent chunked, without Content-Length. */
 export const isChunked = (request: Request) =>
@@ -59,10 +62,11 @@ export async function readBodyText(request: Request, limit: number): Promise<str
   return new TextDecoder().decode(await readLimited(request.body, limit, () => tooLarge(limit)));
 }
 
-/** Parses a JSON body; malformed JSON is a 400 that says where it broke, and so is a string holding U+0000. */
+/** Parses a JSON body; malformed JSON is a 400 that says where it broke, and so is one nested too deep or a string holding U+0000. */
 export async function readJsonBody(request: Request, limit: number): Promise<unknown> {
   const text = await readBodyText(request, limit);
   if (text.trim() === '') return undefined;
+  if (jsonNestsDeeperThan(text)) throw tooDeep();
   let value: unknown;
   try {
     value = JSON.parse(text);

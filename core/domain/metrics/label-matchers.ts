@@ -1,8 +1,14 @@
 /**
  * Label matchers shared by /metrics/query and the Prometheus API: equality and (fully anchored, as in Prometheus)
- * regular expressions, positive and negated. A regex that does not compile is the caller's mistake: a 400.
+ * regular expressions, positive and negated. Regexes run on RE2 (re2js, pure JavaScript): matching is linear in the
+ * input, so no pattern a caller sends can make the service backtrack for seconds (`(.*){30}Z` froze every request on
+ * the JavaScript engine). RE2 is also Prometheus' own syntax, so what works in Grafana works here. The commonest shapes
+ * (`prefix.*`, `a|b`) skip the engine altogether (literal-regex.ts). A regex that does not compile is the caller's
+ * mistake: a 400.
  */
+import { RE2JS } from 're2js';
 import { badRequest } from '../../kernel/errors.ts';
+import { literalRegex } from './literal-regex.ts';
 
 export type MatchOp = '=' | '!=' | '=~' | '!~';
 
@@ -19,21 +25,29 @@ export interface CompiledMatcher extends LabelMatcher {
   matches(actual: string | undefined): boolean;
 }
 
+/** Prometheus compiles `^(?s:<value>)$`: `.` matches a newline too, and the whole value must match. */
+function compileRegex(label: string, value: string): (text: string) => boolean {
+  if (value.length > maxPatternLength) throw badRequest(`the regular expression for ${label} is longer than ${maxPatternLength} characters`);
+  const literal = literalRegex(value);
+  if (literal) return literal;
+  let pattern: RE2JS;
+  try {
+    pattern = RE2JS.compile(value, RE2JS.DOTALL);
+  } catch (error) {
+    throw badRequest(`bad regular expression for ${label}: ${(error as Error).message} (RE2 syntax, as in Prometheus)`);
+  }
+  return (text) => pattern.testExact(text);
+}
+
 export function compileMatcher(matcher: LabelMatcher): CompiledMatcher {
   const { op, value } = matcher;
   if (op === '=' || op === '!=') {
     const want = op === '=';
     return { ...matcher, matches: (actual) => ((actual ?? '') === value) === want };
   }
-  if (value.length > maxPatternLength) throw badRequest(`the regular expression for ${matcher.label} is longer than ${maxPatternLength} characters`);
-  let pattern: RegExp;
-  try {
-    pattern = new RegExp(`^(?:${value})$`, 'u');
-  } catch (error) {
-    throw badRequest(`bad regular expression for ${matcher.label}: ${(error as Error).message}`);
-  }
+  const test = compileRegex(matcher.label, value);
   const want = op === '=~';
-  return { ...matcher, matches: (actual) => pattern.test(actual ?? '') === want };
+  return { ...matcher, matches: (actual) => test(actual ?? '') === want };
 }
 
 /** A filter value of /metrics/query: `value`, `!value`, `~regex` or `!~regex`. */

@@ -18,15 +18,29 @@ export function parseDuration(raw: string, what: string): number {
   throw badRequest(`${what} must be a positive duration such as 15s, 1m or 1h30m, or a number of seconds; got ${JSON.stringify(raw)}`);
 }
 
+/** 9999-12-31T23:59:59Z: later times hold no points, and PostgreSQL refuses timestamps far past it ("out of range"). */
+export const latestUnixSeconds = 253_402_300_799;
+
+/**
+ * A time a query may hand to the database: inside [1970, 9999]. Clients send extreme bounds on purpose (Prometheus'
+ * own min and max time), and range arithmetic (`start - 100000y`) goes further; the store clamps what it asks
+ * PostgreSQL for, so such a query answers with what is stored in between, where the raw value failed deep in SQL.
+ */
+export const clampUnixSeconds = (seconds: number) => Math.min(Math.max(seconds, 0), latestUnixSeconds);
+
 /** A point in time in unix seconds: unix seconds, RFC 3339, `now`, or `-<duration>` before `nowSeconds`. */
 export function parseTime(raw: string, what: string, nowSeconds: number): number {
   const text = raw.trim();
   if (text === 'now') return nowSeconds;
   if (text.startsWith('-') && durationPattern.test(text.slice(1))) return nowSeconds - parseDuration(text.slice(1), what);
-  if (/^\d+(?:\.\d+)?$/.test(text)) return Number(text);
-  if (/^\d{4}-\d{2}-\d{2}T/.test(text)) {
+  // Finite, however far: the store clamps; only a number too long to be one (Infinity) is refused below.
+  if (/^\d+(?:\.\d+)?$/.test(text) && Number.isFinite(Number(text))) return Number(text);
+  const rfc3339 = /^(-?)(\d{4,})-\d{2}-\d{2}T/.exec(text);
+  if (rfc3339) {
     const millis = Date.parse(text);
     if (Number.isFinite(millis)) return millis / 1000;
+    // Past what Date reads (Prometheus' own bounds are years -292273086 and 292277025): the ends of what is stored.
+    if (rfc3339[2]!.length > 4) return rfc3339[1] ? 0 : latestUnixSeconds;
   }
   throw badRequest(`${what} must be unix seconds, an RFC 3339 time, now, or -<duration> such as -1h; got ${JSON.stringify(raw)}`);
 }

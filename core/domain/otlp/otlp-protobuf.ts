@@ -3,6 +3,7 @@
  * ExportMetricsServiceResponse. Field numbers follow opentelemetry/proto/metrics/v1/metrics.proto and common/v1; a
  * hand-written reader rather than a schema compiler: OTLP's few messages do not justify a runtime dependency.
  */
+import { badRequest } from '../../kernel/errors.ts';
 import { histogramSamples, type Labels, nanosToMicros, type OtlpDataPoint, type OtlpExport, type OtlpKind, type OtlpMetric, PointBudget } from './otlp-model.ts';
 import { expectWire, ProtobufReader, WireType } from './protobuf-reader.ts';
 
@@ -140,21 +141,25 @@ function summaryPoint(reader: ProtobufReader): OtlpDataPoint {
   return { attributes, timeUs, samples: histogramSamples(count, sum, undefined, undefined) };
 }
 
+/** Attribute values (arrays and maps of values) nested deeper than this are refused: each level recurses. */
+const maxValueNesting = 32;
+
 /** KeyValue {1: key, 2: AnyValue}: stored into `into` as text. */
-function keyValue(reader: ProtobufReader, into: Labels) {
+function keyValue(reader: ProtobufReader, into: Labels, depth = 0) {
   let key = '';
   let value: unknown = '';
   while (!reader.done) {
     const [field, wire] = reader.tag();
     if (field === 1 && wire === WireType.LengthDelimited) key = reader.string();
-    else if (field === 2 && wire === WireType.LengthDelimited) value = anyValue(reader.message());
+    else if (field === 2 && wire === WireType.LengthDelimited) value = anyValue(reader.message(), depth);
     else reader.skip(wire);
   }
   into[key] = typeof value === 'string' ? value : JSON.stringify(value);
 }
 
 /** AnyValue: string 1, bool 2, int 3, double 4, array 5, kvlist 6, bytes 7 (as base64). */
-function anyValue(reader: ProtobufReader): unknown {
+function anyValue(reader: ProtobufReader, depth: number): unknown {
+  if (depth > maxValueNesting) throw badRequest(`attribute values nest more than ${maxValueNesting} deep`);
   let value: unknown = '';
   while (!reader.done) {
     const [field, wire] = reader.tag();
@@ -162,13 +167,13 @@ function anyValue(reader: ProtobufReader): unknown {
     else if (field === 2 && wire === WireType.Varint) value = reader.varint() !== 0;
     else if (field === 3 && wire === WireType.Varint) value = reader.int64();
     else if (field === 4 && wire === WireType.Fixed64) value = reader.double();
-    else if (field === 5 && wire === WireType.LengthDelimited) value = arrayValue(reader.message());
+    else if (field === 5 && wire === WireType.LengthDelimited) value = arrayValue(reader.message(), depth + 1);
     else if (field === 6 && wire === WireType.LengthDelimited) {
       const map: Labels = {};
       const list = reader.message();
       while (!list.done) {
         const [inner, innerWire] = list.tag();
-        if (inner === 1 && innerWire === WireType.LengthDelimited) keyValue(list.message(), map);
+        if (inner === 1 && innerWire === WireType.LengthDelimited) keyValue(list.message(), map, depth + 1);
         else list.skip(innerWire);
       }
       value = map;
@@ -184,11 +189,11 @@ function base64Of(bytes: Uint8Array): string {
   return btoa(text);
 }
 
-function arrayValue(reader: ProtobufReader): unknown[] {
+function arrayValue(reader: ProtobufReader, depth: number): unknown[] {
   const values: unknown[] = [];
   while (!reader.done) {
     const [field, wire] = reader.tag();
-    if (field === 1 && wire === WireType.LengthDelimited) values.push(anyValue(reader.message()));
+    if (field === 1 && wire === WireType.LengthDelimited) values.push(anyValue(reader.message(), depth));
     else reader.skip(wire);
   }
   return values;

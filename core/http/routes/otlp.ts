@@ -10,7 +10,9 @@ import { decodeMetricsRequest, encodeMetricsResponse } from '../../domain/otlp/o
 import { flattenExport, resourceLabelKeys, taskAttribute } from '../../domain/otlp/otel-samples.ts';
 import { DomainError } from '../../kernel/errors.ts';
 import type { OtelIngest } from '../../services/otel/otel-ingest.ts';
+import { jsonNestsDeeperThan } from '../json-nesting.ts';
 import { otlpEncodingOf, readOtlpBody } from '../otlp-body.ts';
+import { tooDeep } from '../read-body.ts';
 import type { RouteDeps } from '../route-deps.ts';
 import { requireCaller } from '../require-caller.ts';
 import { bearerSecurity } from '../schemas/common.ts';
@@ -46,8 +48,10 @@ export const otlpRoutes = (deps: RouteDeps & { maxBodyBytes: number; otelIngest:
         let decoded;
         if (encoding === 'json') {
           let body: unknown;
+          const text = new TextDecoder().decode(bytes);
+          if (jsonNestsDeeperThan(text)) throw tooDeep();
           try {
-            body = bytes.byteLength === 0 ? {} : JSON.parse(new TextDecoder().decode(bytes));
+            body = bytes.byteLength === 0 ? {} : JSON.parse(text);
           } catch (error) {
             throw new DomainError('bad_request', `malformed JSON body: ${(error as Error).message}`);
           }

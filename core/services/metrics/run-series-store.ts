@@ -6,6 +6,7 @@
 import type { EncodedHistogram } from '../../domain/metrics/histogram.ts';
 import { type CompiledMatcher, matchesAll } from '../../domain/metrics/label-matchers.ts';
 import { type RunLabelName, type RunLabels, type RunSeries, runLabelNames, seriesKey } from '../../domain/metrics/run-series.ts';
+import { clampUnixSeconds } from '../../domain/metrics/time-params.ts';
 import { badRequest } from '../../kernel/errors.ts';
 import type { Sql } from '../sql.ts';
 import { isUuid } from '../workspace-scope.ts';
@@ -62,7 +63,7 @@ export async function loadRunSeries(sql: Sql, window: SeriesWindow): Promise<Run
      where workspace_id = ? and ended_at > to_timestamp(?) and ended_at <= to_timestamp(?)${filters.where}
      order by ended_at, id
      limit ?`,
-    [window.workspaceId, window.from, window.to, ...filters.params, maxLoadedPoints + 1],
+    [window.workspaceId, clampUnixSeconds(window.from), clampUnixSeconds(window.to), ...filters.params, maxLoadedPoints + 1],
   );
   if (rows.length > maxLoadedPoints) {
     throw badRequest(`the query would read more than ${maxLoadedPoints} stored points: narrow the time range or filter by run or machine`);
@@ -82,7 +83,7 @@ export async function loadRunSeries(sql: Sql, window: SeriesWindow): Promise<Run
       `select task_id::text as run, machine_id::text as machine, test_id::text as test, sum(requests) as requests, sum(errors) as errors
        from task_metric_points where workspace_id = ? and ended_at <= to_timestamp(?)${filters.where}
        group by task_id, machine_id, test_id`,
-      [window.workspaceId, window.from, ...filters.params],
+      [window.workspaceId, clampUnixSeconds(window.from), ...filters.params],
     );
     for (const row of before) {
       const one = series.get(seriesKey(labelsOf(row)));
@@ -103,7 +104,7 @@ export async function listRunLabelSets(sql: Sql, workspaceId: string, window: { 
      group by task_id, machine_id, test_id
      order by max(ended_at) desc
      limit ?`,
-    [workspaceId, ...(window ? [window.from, window.to] : []), limit],
+    [workspaceId, ...(window ? [clampUnixSeconds(window.from), clampUnixSeconds(window.to)] : []), limit],
   );
   return rows.map(labelsOf);
 }

@@ -7,6 +7,7 @@
 import { type CompiledMatcher, matchesAll } from '../../domain/metrics/label-matchers.ts';
 import type { QueryMetric, StepAggregate } from '../../domain/metrics/query-metrics.ts';
 import type { RunLabelName } from '../../domain/metrics/run-series.ts';
+import { clampUnixSeconds } from '../../domain/metrics/time-params.ts';
 import { badRequest } from '../../kernel/errors.ts';
 import type { Sql } from '../sql.ts';
 import { columnOf, equalityFilters, maxLoadedPoints } from './run-series-store.ts';
@@ -35,7 +36,8 @@ export async function aggregateSteps(sql: Sql, query: StepQuery): Promise<GroupS
   const equality = equalityFilters(query.matchers);
   if (!equality) return [];
   const window = 'workspace_id = ? and ended_at > to_timestamp(?) and ended_at <= to_timestamp(?)';
-  const windowParams = [query.workspaceId, query.start, query.end];
+  // Range arithmetic (a start minus a huge range) may leave the years PostgreSQL can hold.
+  const windowParams = [query.workspaceId, clampUnixSeconds(query.start), clampUnixSeconds(query.end)];
   let where = `${window}${equality.where}`;
   const params: unknown[] = [...windowParams, ...equality.params];
 
