@@ -5,7 +5,7 @@ import type { Assignment, LoadTool, MetricSnapshot, ToolCommand } from '../capab
 import { LatencyHistogram } from '../domain/metrics/histogram.ts';
 import { MetricRecorder } from '../domain/metrics/metric-recorder.ts';
 import { type LogLine, runAssignment } from './run-assignment.ts';
-import { groupAlive, waitFor } from '../../tests/helpers/process-probes.ts';
+import { groupAlive, uniqueSleep, waitFor } from '../../tests/helpers/process-probes.ts';
 
 const runner = createNodeProcessRunner({ tailPollMs: 20, drainGraceMs: 300 });
 const baseEnv = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
@@ -124,14 +124,13 @@ describe('runAssignment', () => {
   test('abort kills the whole process group and ends failed/cancelled', async () => {
     const seen = collector();
     const controller = new AbortController();
-    const tool = fakeTool({ argv: ['sh', '-c', 'sleep 30 & echo "child $!"; wait'] });
+    // The child sleeps for five minutes, past the test's timeout: the run can only end in time because abort killed it.
+    const tool = fakeTool({ argv: ['sh', '-c', `sleep ${uniqueSleep()} & echo "child $!"; wait`] });
     const running = runAssignment({ tool, assignment, runner, baseEnv, signal: controller.signal, ...seen.hooks });
     await waitFor(() => seen.logs.length > 0);
     const child = Number(seen.logs[0]!.text.split(' ')[1]);
-    const started = Date.now();
     controller.abort();
     const result = await running;
-    expect(Date.now() - started).toBeLessThan(2_000);
     expect(result.outcome).toEqual({ status: 'failed', reason: 'cancelled' });
     await waitFor(() => !groupAlive(seen.pids[0]!));
     expect(() => process.kill(child, 0)).toThrow();
@@ -145,9 +144,10 @@ describe('runAssignment', () => {
     await waitFor(() => seen.logs.length > 0);
     const started = Date.now();
     controller.abort();
+    // The loop never ends by itself and ignores SIGTERM: only the SIGKILL after the grace can end the run.
     const result = await running;
+    // Not before the grace (a timer never fires early); how long after it depends on the machine, so it is not bounded.
     expect(Date.now() - started).toBeGreaterThanOrEqual(250);
-    expect(Date.now() - started).toBeLessThan(3_000);
     expect(result.outcome).toEqual({ status: 'failed', reason: 'cancelled' });
     await waitFor(() => !groupAlive(seen.pids[0]!));
   });
@@ -200,8 +200,29 @@ describe('runAssignment', () => {
     });
     const env = { API_KEY: 'super-secret-key', PATH: '/nowhere', FROM_TOOL: 'workspace-loses', LD_PRELOAD: '/tmp/evil.so', ab: 'ab' };
     const result = await runAssignment({ tool, assignment: { ...assignment, env }, runner, baseEnv, ...seen.hooks });
-    expect(seen.logs.map((line) => line.text).sort()).toEqual([`api=*** path=${baseEnv.PATH} tool=tool-wins ld=unset`, '***'].sort());
+    const texts = seen.logs.map((line) => line.text);
+    // Reserved names are dropped, and said so before the tool's own lines.
+    expect(texts.slice(0, 2)).toEqual([
+      '[loadplane] PATH is not passed to the tool: PATH is set by the agent itself and cannot be overridden',
+      '[loadplane] LD_PRELOAD is not passed to the tool: LD_* is read by the C library, the dynamic loader or OpenSSL',
+    ]);
+    expect(texts.slice(2).sort()).toEqual([`api=*** path=${baseEnv.PATH} tool=tool-wins ld=unset`, '***'].sort());
     expect(result.outcome).toEqual({ status: 'failed', reason: 'exit code 3' });
+  });
+
+  test('a stored variable whose name is now reserved is left out, the log says so once first, the run goes on', async () => {
+    const seen = collector();
+    const tool = fakeTool({ argv: ['sh', '-c', 'echo "home=${PYTHONHOME:-unset} ok=$OK"; echo "leak old-python-home"'] });
+    const env = { PYTHONHOME: 'old-python-home', SHELLOPTS: 'xtrace', OK: 'ok' };
+    const result = await runAssignment({ tool, assignment: { ...assignment, env }, runner, baseEnv, ...seen.hooks });
+    expect(result.outcome).toEqual({ status: 'completed' });
+    const texts = seen.logs.map((line) => line.text);
+    expect(texts.slice(0, 2)).toEqual([
+      '[loadplane] PYTHONHOME is not passed to the tool: PYTHON* is read by Python (Locust runs on it)',
+      '[loadplane] SHELLOPTS is not passed to the tool: SHELLOPTS is read by the shell',
+    ]);
+    // sh started without SHELLOPTS=xtrace (no `+ echo` trace lines), and the dropped value is masked all the same.
+    expect(texts.slice(2).sort()).toEqual(['home=unset ok=ok', 'leak ***'].sort());
   });
 
   test('a reason that quotes a secret is masked too', async () => {

@@ -3,7 +3,7 @@
  * cancellation (the whole process group: SIGTERM, then SIGKILL) and clean-up. Expected failures are values, never throws.
  */
 import type { Assignment, LoadTool, MetricSnapshot, RunOutcome, ToolCommand, ToolOutputParser } from '../capabilities/load-tool.ts';
-import { toolEnvOf } from '../domain/env-var-rules.ts';
+import { droppedToolEnv, toolEnvOf } from '../domain/env-var-rules.ts';
 import { emptySnapshot } from '../domain/metrics/metric-recorder.ts';
 import { createMasker } from '../domain/secret-masking.ts';
 import type { ProcessRunner, RunningProcess } from '../ports/process-runner.ts';
@@ -59,10 +59,15 @@ function directProgram(argv: string[], files: Record<string, string>): string | 
   return name in files ? name : null;
 }
 
+/**
+ * The values to mask: every variable the assignment carried, those left out of the tool's environment too (the
+ * server masks them as well, and a script may hold one).
+ */
+const assignmentValues = (assignment: Assignment) => Object.values(assignment.env ?? {}).filter((value) => typeof value === 'string');
+
 export async function runAssignment(options: RunAssignmentOptions): Promise<AssignmentResult> {
   const result = await runMasked(options);
-  // The agent masks what it sends as the server does what it stores: the values of this assignment's variables.
-  const mask = createMasker(Object.values(toolEnvOf(options.assignment.env)));
+  const mask = createMasker(assignmentValues(options.assignment));
   if (!mask) return result;
   return {
     ...result,
@@ -76,7 +81,7 @@ async function runMasked(options: RunAssignmentOptions): Promise<AssignmentResul
   const now = options.now ?? Date.now;
   const startedAt = now();
   const workspaceEnv = toolEnvOf(assignment.env);
-  const mask = createMasker(Object.values(workspaceEnv)) ?? ((text: string) => text);
+  const mask = createMasker(assignmentValues(assignment)) ?? ((text: string) => text);
   const notStarted = (reason: string, outcomeReason = reason): AssignmentResult => ({
     outcome: { status: 'failed', reason: outcomeReason },
     summary: emptySnapshot(startedAt, now()),
@@ -85,6 +90,10 @@ async function runMasked(options: RunAssignmentOptions): Promise<AssignmentResul
   });
 
   if (signal?.aborted) return { outcome: { status: 'failed', reason: cancelledReason }, summary: emptySnapshot(startedAt), exitCode: null };
+  // A variable stored before a rule reserved its name (a PYTHONHOME) is left out, and the run says so once, first.
+  for (const { key, reason } of droppedToolEnv(assignment.env)) {
+    options.onLog?.({ source: 'err', text: mask(`[loadplane] ${key} is not passed to the tool: ${reason}`), ts: now() });
+  }
 
   let command: ToolCommand;
   let parser: ToolOutputParser;

@@ -3,7 +3,7 @@
  * delete. Values are sealed with the service's SECRET_KEY; they leave the database only for the agents that run the
  * workspace's tasks and for the log masker. Workspace-scoped and audit-logged (never with the value).
  */
-import { checkEnvKey, checkEnvValue, envKeyProblem, maxEnvVarsPerWorkspace } from '../domain/env-var-rules.ts';
+import { checkEnvKey, checkEnvValue, envKeyFormatProblem, maxEnvVarsPerWorkspace } from '../domain/env-var-rules.ts';
 import type { SecretBox } from '../domain/secret-box.ts';
 import { createMasker, type Masker } from '../domain/secret-masking.ts';
 import { DomainError, notFound } from '../kernel/errors.ts';
@@ -108,8 +108,9 @@ export function createEnvVarService(deps: { db: Database; secrets: SecretBox; no
     },
 
     async remove(caller: Caller, key: string): Promise<void> {
-      // A name that cannot exist is simply not found, like a malformed id.
-      if (envKeyProblem(key) !== null) throw notFound('environment variable');
+      // A malformed name cannot exist: simply not found, like a malformed id. A reserved one may have been stored before
+      // its rule; it must stay deletable.
+      if (envKeyFormatProblem(key) !== null) throw notFound('environment variable');
       const workspaceId = caller.workspace.workspaceId;
       await transaction(deps.db, async (tx) => {
         const [row] = await tx.all<{ id: string }>('delete from env_vars where workspace_id = ? and key = ? returning id', [workspaceId, key]);

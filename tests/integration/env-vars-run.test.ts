@@ -1,10 +1,13 @@
 /**
  * Environment variables reach a run: a real `custom` run through the in-process agent (sandboxed like any tool) gets
  * the workspace's variables as its process environment, and a value it prints shows as *** in the live SSE stream and
- * in the stored log. A bare protocol agent that sends the secret unmasked proves the server masks on its own.
+ * in the stored log, also printed with escapes, `\r` or invalid bytes in or around it. A variable stored before its
+ * name was reserved is left out of the tool's environment, the run's log says so, and the run completes. A bare
+ * protocol agent that sends the secret unmasked proves the server masks on its own.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { sqlOf } from '../../core/services/sql.ts';
+import { waitForEnd } from '../helpers/engine-runs.ts';
 import { createProtocolAgent } from '../helpers/protocol-agent.ts';
 import { type ServiceWithAgent, startServiceWithAgent } from '../helpers/service-with-agent.ts';
 import { readSse } from '../helpers/stream-clients.ts';
@@ -87,6 +90,57 @@ describe('a custom run through the local agent', () => {
   }, 60_000);
 });
 
+/** The stored lines with escape sequences and controls taken out: what a terminal would show of them. */
+const hidden = new RegExp(String.raw`\x1b\[[0-?]*[ -/]*[@-~]|\x1b\]8;;[^\x1b]*\x1b\\|[\x00-\x1f\ufffd]`, 'g');
+const shown = (lines: string[]) => lines.map((line) => line.replace(hidden, ''));
+
+describe('masking survives what tools print around a value', () => {
+  test('colour and cursor escapes, \\r and invalid bytes in or around a value: the stored log never holds it', async () => {
+    const script = [
+      '#!/bin/sh',
+      // Two halves of the value, to print things between them.
+      'a="${API_SECRET%%-*}"; b="-${API_SECRET#*-}"',
+      `printf '\\033[31m%s\\033[0m\\n' "$API_SECRET"`,
+      `printf '%s\\033[1m%s\\033[0m\\n' "$a" "$b"`,
+      `printf 'progress 50%%\\r%s\\r%s\\n' "$a" "$b"`,
+      `printf '%s\\377%s\\n' "$a" "$b"`,
+      `printf '\\303%s\\342\\n' "$API_SECRET"`,
+      `printf '\\033]8;;https://example.test/\\033\\\\%s\\033]8;;\\033\\\\\\n' "$API_SECRET"`,
+      'echo plain-end',
+    ].join('\n');
+    const run = await startRun(script);
+    expect((await waitForEnd(ts, token, run.id)).status).toBe('completed');
+    const stored = await storedLines(run.id);
+    expect(stored).toHaveLength(7);
+    expect(stored.at(-1)).toBe('plain-end');
+    for (const text of stored.slice(0, -1)) expect(text).toContain('***');
+    for (const text of [...stored, ...shown(stored)]) {
+      expect(text).not.toContain(secret);
+      expect(text).not.toContain('s3cr3t');
+      expect(text).not.toContain('Value-42');
+    }
+  }, 60_000);
+
+  test('a variable stored before its name was reserved: left out, the log says so first, the run completes; it can be deleted', async () => {
+    expect((await put('SOON_RESERVED', 'old-python-home')).status).toBe(201);
+    // As if stored before the rule: renamed in the database, bypassing the PUT.
+    await sqlOf(ts.service.database).all("update env_vars set key = 'PYTHONHOME' where key = 'SOON_RESERVED'");
+    try {
+      const run = await startRun('#!/bin/sh\necho "home=${PYTHONHOME:-unset}"\necho "script knows old-python-home"\n');
+      expect((await waitForEnd(ts, token, run.id)).status).toBe('completed');
+      expect(await storedLines(run.id)).toEqual([
+        '[loadplane] PYTHONHOME is not passed to the tool: PYTHON* is read by Python (Locust runs on it)',
+        'home=unset',
+        'script knows ***',
+      ]);
+      const listed = (await (await ts.request('/api/v1/env-vars', { token })).json()) as { key: string }[];
+      expect(listed.map((row) => row.key)).toContain('PYTHONHOME');
+    } finally {
+      expect((await ts.request('/api/v1/env-vars/PYTHONHOME', { method: 'DELETE', token })).status).toBe(204);
+    }
+  }, 60_000);
+});
+
 describe('the server masks on its own', () => {
   test('an agent that sends a secret unmasked: the stream and the stored log show ***; the assignment carried the env', async () => {
     const agentToken = await ts.request('/api/v1/api-tokens', {
@@ -107,10 +161,20 @@ describe('the server masks on its own', () => {
       // Subscribed while the run goes (a finished run's stream is its final record only).
       const stream = await fetch(`${ts.url}/api/v1/tasks/${run.id}/log-stream`, { headers: { authorization: `Bearer ${token}` } });
       const read = readSse(stream);
-      agent.log(assignment.assignmentId, [`leaked ${secret} here`, 'second-line-secret', `${secret}${secret}`, 'plain line']);
+      // Also what the sanitiser changes before storing (NUL, a lone surrogate) and escapes, inside the value.
+      const [head, tail] = [secret.slice(0, 6), secret.slice(6)];
+      agent.log(assignment.assignmentId, [
+        `leaked ${secret} here`,
+        'second-line-secret',
+        `${secret}${secret}`,
+        'plain line',
+        `${head}\u0000${tail}`,
+        `${head}\ud800${tail}`,
+        `\x1b[31m${head}\x1b[1m${tail}\x1b[0m`,
+      ]);
       agent.report(assignment.assignmentId, 'completed');
       const { events } = await read;
-      const expected = ['leaked *** here', '***', '******', 'plain line'];
+      const expected = ['leaked *** here', '***', '******', 'plain line', '***', '***', '\x1b[31m***\x1b[0m'];
       expect(events.filter((e) => e.data.type === 'log').map((e) => e.data.text)).toEqual(expected);
       expect(await storedLines(run.id)).toEqual(expected);
     } finally {

@@ -87,7 +87,7 @@ describe('env-vars: bad input', () => {
       ['home', 'set by the agent itself'],
       ['LD_PRELOAD', 'reserved'],
       ['LOADPLANE_TASK_ID', 'reserved'],
-      ['JAVA_TOOL_OPTIONS', 'set by the agent itself'],
+      ['JAVA_TOOL_OPTIONS', 'JAVA_* is read by Java'],
       ['K'.repeat(129), 'at most 128'],
     ] as const) {
       const response = await put(owner, key, { value: 'x' });
@@ -108,6 +108,48 @@ describe('env-vars: bad input', () => {
     expect(nul.status).toBe(400);
     expect((await errorOf(nul)).message).toContain('NUL');
     expect((await list(owner)).rows).toEqual([]);
+  });
+
+  test('names a shell, an interpreter, the loader or an engine reads are refused by family, the message naming the rule', async () => {
+    const owner = await fresh();
+    for (const [key, rule] of [
+      ['SHELLOPTS', 'SHELLOPTS is read by the shell'],
+      ['PS4', 'PS4 is read by the shell'],
+      ['BASHOPTS', 'BASH* is read by the shell'],
+      ['PROMPT_COMMAND', 'PROMPT_COMMAND is read by the shell'],
+      ['JAVA_OPTS', 'JAVA_* is read by Java'],
+      ['MAVEN_OPTS', 'MAVEN_* is read by Java'],
+      ['PERL5LIB', 'PERL* is read by Perl'],
+      ['PYTHONHOME', 'PYTHON* is read by Python'],
+      ['PYTHONWARNINGS', 'PYTHON* is read by Python'],
+      ['GCONV_PATH', 'GCONV_PATH is read by the C library'],
+      ['NODE_PATH', 'NODE_* is read by a JavaScript runtime'],
+      ['HOSTALIASES', 'HOSTALIASES is read by the C library'],
+      ['TMPDIR', 'TMPDIR is read by the C library'],
+      ['K6_LOG_FORMAT', 'K6_* is read by a load engine'],
+      ['LC_ALL', 'LC_* is set by the agent itself'],
+    ] as const) {
+      const response = await put(owner, key, { value: 'x' });
+      expect(response.status, key).toBe(400);
+      expect(await errorOf(response), key).toEqual({ error: 'bad_request', message: expect.stringContaining(`key ${key} is reserved: ${rule}`) });
+    }
+    expect((await list(owner)).rows).toEqual([]);
+  });
+
+  test('a variable stored before its name was reserved is listed and can be deleted; a malformed name stays 404', async () => {
+    const owner = await fresh();
+    expect((await put(owner, 'WILL_BE_RESERVED', { value: 'old-python-home' })).status).toBe(201);
+    // As if stored before the rule: rename it in the database, bypassing the PUT.
+    await sqlOf(ts.service.database).all("update env_vars set key = 'PYTHONHOME' where key = 'WILL_BE_RESERVED'");
+    expect((await list(owner)).rows.map((row) => row.key)).toEqual(['PYTHONHOME']);
+    // It cannot be replaced (the rule applies) but it can be deleted.
+    expect((await put(owner, 'PYTHONHOME', { value: 'new' })).status).toBe(400);
+    expect((await ts.request('/api/v1/env-vars/PYTHONHOME', { method: 'DELETE', token: owner })).status).toBe(204);
+    expect((await list(owner)).rows).toEqual([]);
+    expect((await ts.request('/api/v1/env-vars/PYTHONHOME', { method: 'DELETE', token: owner })).status).toBe(404);
+    const malformed = await ts.request('/api/v1/env-vars/A-B', { method: 'DELETE', token: owner });
+    expect(malformed.status).toBe(404);
+    expect(await errorOf(malformed)).toEqual({ error: 'not_found', message: 'environment variable not found' });
   });
 
   test(`a workspace holds at most ${maxEnvVarsPerWorkspace} variables; replacing one still works at the limit`, async () => {

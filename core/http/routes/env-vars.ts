@@ -24,7 +24,7 @@ const EnvVarView = t.Object(
 
 const KeyParams = t.Object({
   key: t.String({
-    description: `an environment variable name (letters, digits, _; not starting with a digit), at most ${maxEnvKeyLength} characters; PATH, HOME, LANG, TZ, LD_*, LOADPLANE_* and a few loader hooks are reserved`,
+    description: `an environment variable name (letters, digits, _; not starting with a digit), at most ${maxEnvKeyLength} characters. Reserved (400 naming the rule): what the agent sets (PATH, HOME, LANG, TZ, LC_*, TERM ...), LOADPLANE_*, and every name the C library or loader (LD_*, GCONV_PATH, TMPDIR ...), a shell (BASH*, ENV, IFS, SHELLOPTS, PS1-PS4 ...), an interpreter or runtime (PYTHON*, PERL*, RUBY*, NODE_*, JAVA_*, CLASSPATH ...) or a load engine (K6_*, LOCUST_*, JMETER_*, GATLING_*, ARTILLERY_*) reads`,
     ...documented({ pattern: envKeyPattern, maxLength: maxEnvKeyLength }),
   }),
 });
@@ -71,7 +71,7 @@ export const envVarRoutes = (deps: RouteDeps) =>
         set.status = 204;
       },
       {
-        params: t.Object({ key: t.String({ description: 'the variable name' }) }),
+        params: t.Object({ key: t.String({ description: 'the variable name; a reserved name stored before its rule can still be deleted' }) }),
         response: { 204: t.Void(), 401: errorResponses[401], 403: errorResponses[403], 404: errorResponses[404] },
         detail: { summary: 'Delete a variable; runs started from now on no longer get it' },
       },

@@ -8,7 +8,7 @@
 import type { Masker } from '../../domain/secret-masking.ts';
 import type { Database } from '../../ports/database.ts';
 import { placeholders, type Sql, sqlOf, transaction } from '../sql.ts';
-import { storableLine, utf8Bytes } from './log-text.ts';
+import { sanitisedLine, storableLine, utf8Bytes } from './log-text.ts';
 
 export interface LogLine {
   source: 'out' | 'err';
@@ -78,7 +78,9 @@ export function createLogStore(
     }
     if (!mask) return lines;
     return lines.map((line) => {
-      const text = mask(line.text);
+      // Masked after the sanitiser and before the cut: the stored text is what was masked, and a value the cut would
+      // split is masked whole first.
+      const text = mask(sanitisedLine(line.text));
       return text === line.text ? line : { ...line, text };
     });
   }

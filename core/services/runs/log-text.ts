@@ -2,10 +2,15 @@
 
 export const maxLineChars = 16 * 1024;
 
-export function storableLine(text: string): string {
+/** NUL and broken UTF-16 as U+FFFD, nothing cut: what the masker reads, so what it masks is what is stored. */
+export function sanitisedLine(text: string): string {
   // PostgreSQL text refuses NUL (22021) and jsonb refuses lone surrogates: replace, never drop.
-  let clean = text.includes('\u0000') ? text.replaceAll('\u0000', '\uFFFD') : text;
-  if (!clean.isWellFormed()) clean = clean.toWellFormed();
+  const clean = text.includes('\u0000') ? text.replaceAll('\u0000', '\uFFFD') : text;
+  return clean.isWellFormed() ? clean : clean.toWellFormed();
+}
+
+export function storableLine(text: string): string {
+  const clean = sanitisedLine(text);
   return clean.length > maxLineChars ? `${clean.slice(0, maxLineChars)}…[line cut]` : clean;
 }
 
