@@ -22,7 +22,10 @@ export const ConfigSchema = Type.Object({
   localAgent: Type.Boolean({ description: 'LOCAL_AGENT' }),
   /** `on`: the local agent's tools run in the bubblewrap sandbox, or not at all; `off`: unisolated (the operator's risk). */
   agentSandbox: Type.Union([Type.Literal('on'), Type.Literal('off')], { description: 'AGENT_SANDBOX' }),
-  /** Bearer token for GET /metrics (the service's own Prometheus metrics); unset: loopback callers only. */
+  /**
+   * Bearer token for GET /metrics (the service's own Prometheus metrics), which every caller needs, loopback included;
+   * unset: generated once, kept in the database and copied to DATA_DIR/metrics-token.
+   */
   metricsToken: Type.Optional(Type.String({ pattern: '^[\\x21-\\x7e]{16,512}$', description: 'METRICS_TOKEN' })),
   smtpUrl: Type.Optional(Type.String({ pattern: '^smtps?://', description: 'SMTP_URL' })),
   defaultPlan: Type.Union(

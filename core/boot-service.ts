@@ -34,6 +34,7 @@ import { createWorkspaceService } from './services/workspaces.ts';
 import { createConfigService } from './services/configs.ts';
 import { createLocalPubSub, type PubSub } from './ports/pubsub.ts';
 import { createLiveSessions } from './http/live-sessions.ts';
+import type { WsKeepAlive } from './http/ws-keep-alive.ts';
 import { sharedDataFiles } from './services/shared-data-files.ts';
 import { createRuns, type Runs } from './services/runs/create-runs.ts';
 import { createSecretBox } from './domain/secret-box.ts';
@@ -87,7 +88,7 @@ export interface ServiceSettings {
   /** 0: no deadline for pending tasks. */
   pendingTimeoutSeconds: number;
   workers: boolean;
-  /** Bearer token for GET /metrics; unset: loopback callers only. */
+  /** Bearer token for GET /metrics; unset: generated once, shared by every replica. */
   metricsToken?: string;
 }
 
@@ -138,6 +139,8 @@ export interface BootOptions {
   jobQueue?: (database: Database) => Promise<JobQueue>;
   /** How often the run sweep runs (default one second). */
   sweepMillis?: number;
+  /** Ping interval and stale limit of task streams and agent sockets (default 30 s and 65 s). */
+  wsKeepAlive?: WsKeepAlive;
   /** How often API-token last-used marks are written (default two minutes). */
   lastUsedFlushMillis?: number;
 }
@@ -157,6 +160,8 @@ export interface Service {
   lastUsed: { flush(): Promise<void> };
   /** SECRET_KEY, or the one generated once and shared by every replica through the database. */
   secretKey: string;
+  /** The bearer token of GET /metrics: METRICS_TOKEN, or the one generated once and shared by every replica. */
+  metricsToken: string;
   /** The run machinery of this replica: lifecycle, agent sockets, streams, sweep. */
   runs: Runs;
   stop(): Promise<void>;
@@ -171,10 +176,17 @@ export async function bootService(options: BootOptions): Promise<Service> {
 
   try {
     // Secrets every replica must share come from the database (the first replica's), not from its own DATA_DIR.
-    const dataFiles = sharedDataFiles(database, options.dataFiles, [...(options.sharedFiles ?? []), 'auth-client-secret', 'secret-key']);
+    const dataFiles = sharedDataFiles(database, options.dataFiles, [
+      ...(options.sharedFiles ?? []),
+      'auth-client-secret',
+      'secret-key',
+      'metrics-token',
+    ]);
     const embedded = !settings.authUrl;
     // The key that encrypts secrets at rest (webhook secrets, env-var values): configured, or generated once for all replicas.
     const secretKey = await generatedSecret(dataFiles, 'secret-key', settings.secretKey);
+    // GET /metrics needs a token from every caller (loopback is no credential): configured, or generated once for all replicas.
+    const metricsToken = await generatedSecret(dataFiles, 'metrics-token', settings.metricsToken);
     const authUrl = settings.authUrl ?? `${settings.publicUrl}/auth`;
     // Only the embedded IdP can use a generated secret; an external one has its own (AUTH_CLIENT_SECRET).
     const clientSecret = embedded
@@ -307,6 +319,7 @@ export async function bootService(options: BootOptions): Promise<Service> {
       live,
       publicUrl: settings.publicUrl,
       toolIds,
+      wsKeepAlive: options.wsKeepAlive,
     };
     app = createApp({
       ...deps,
@@ -314,7 +327,7 @@ export async function bootService(options: BootOptions): Promise<Service> {
       maxBodyBytes: settings.maxBodyBytes,
       trustedProxies: settings.trustedProxies.map((entry) => parseCidr(entry)!),
       serviceHealth: createServiceHealth({ db: database, version: serviceVersion }),
-      metricsToken: settings.metricsToken,
+      metricsToken,
       version: serviceVersion,
       pluginRoutes: kernel.getAll(httpRoutesCapability),
       assets: options.assets,
@@ -333,6 +346,7 @@ export async function bootService(options: BootOptions): Promise<Service> {
       clientSecret,
       bootstrapWorkspaceId: bootstrapWorkspace.id,
       secretKey,
+      metricsToken,
       lastUsed,
       runs,
       async stop() {

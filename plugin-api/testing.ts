@@ -17,3 +17,5 @@ export { openDatabase } from '../adapters/db/open-database.ts';
 export { coreEntities } from '../core/domain/entities/index.ts';
 export { coreMigrations } from '../core/domain/migrations/index.ts';
 export { sharedDataFiles } from '../core/services/shared-data-files.ts';
+// Seeded random sequences for a plugin's model tests: the same seed replays the same walk.
+export { seededRandom, type SeededRandom } from '../tests/helpers/seeded-random.ts';

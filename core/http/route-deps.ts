@@ -23,6 +23,7 @@ import type { OtelIngest } from '../services/otel/otel-ingest.ts';
 import type { OtelRead } from '../services/otel/otel-read.ts';
 import type { Authenticate } from './authenticate.ts';
 import type { LiveSessions } from './live-sessions.ts';
+import type { WsKeepAlive } from './ws-keep-alive.ts';
 
 export interface RouteDeps {
   db: Database;
@@ -55,4 +56,6 @@ export interface RouteDeps {
   publicUrl: string;
   /** The tool ids a test may use: the spec's six and every registered load-tool plugin's (`testToolIds`). */
   toolIds: readonly string[];
+  /** Ping interval and stale limit of task streams and agent sockets (default: 30 s and 65 s; tests shorten them). */
+  wsKeepAlive?: WsKeepAlive;
 }

@@ -1,9 +1,9 @@
 /**
- * Data files that every replica must agree on (the realm signing key, the generated client secret, SECRET_KEY) live
- * in the database instead of DATA_DIR: the first writer wins and everyone reads its value. A file an earlier
- * single-node version left in DATA_DIR is imported once, so an upgrade keeps every session and token valid. Each
- * replica keeps a copy in its DATA_DIR too, where the operator finds the client secret (the contract says it is
- * generated there).
+ * Data files that every replica must agree on (the realm signing key, the generated client secret, SECRET_KEY, the
+ * GET /metrics token) live in the database instead of DATA_DIR: the first writer wins and everyone reads its value. A
+ * file an earlier single-node version left in DATA_DIR is imported once, so an upgrade keeps every session and token
+ * valid. Each replica keeps a copy in its DATA_DIR too, where the operator finds the client secret (the contract says
+ * it is generated there) and the metrics token.
  * Other files (the initial admin password, meant for the person at that machine) stay on disk only.
  */
 import type { DataFiles } from '../ports/data-files.ts';

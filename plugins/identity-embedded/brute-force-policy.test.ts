@@ -1,14 +1,17 @@
-/** Keycloak's brute-force arithmetic: growing wait per failure factor, the cap, the reset time, quick logins, permanent lockout. */
+/**
+ * Keycloak's brute-force arithmetic: growing wait per failure factor, the cap, the reset time, quick logins, permanent
+ * lockout; and which attempts a throttled address refuses (only the names that failed from it).
+ */
 import { describe, expect, test } from 'bun:test';
 import { Value } from '@sinclair/typebox/value';
-import { countFailure, type FailureState, remainingLockSeconds } from './brute-force-policy.ts';
+import { countFailure, type FailureState, type LoginKeyKind, refusalOf, remainingLockSeconds } from './brute-force-policy.ts';
 import { type BruteForceSettings, BruteForceSchema } from './config.ts';
 
 const defaults = Value.Default(BruteForceSchema, {}) as BruteForceSettings;
 const at = (seconds: number) => new Date(Date.UTC(2026, 10, 22) + seconds * 1000);
 
 /** `count` failures one second apart, starting at t=0; the state after the last. */
-function fail(settings: BruteForceSettings, count: number, kind: 'account' | 'address' = 'account') {
+function fail(settings: BruteForceSettings, count: number, kind: LoginKeyKind = 'account') {
   let state: FailureState | null = null;
   let last = null as ReturnType<typeof countFailure> | null;
   for (let index = 0; index < count; index++) {
@@ -61,6 +64,44 @@ describe('countFailure', () => {
 
   test('an address factor of 0 turns the address limit off', () => {
     expect(fail({ ...defaults, addressFailureFactor: 0 }, 500, 'address').waitSeconds).toBe(0);
+  });
+
+  test('a name from an address only counts: no wait at any count, no quick-login wait, never permanent', () => {
+    const strict = { ...defaults, permanentLockout: true, quickLoginCheckMilliSeconds: 5000, addressFailureFactor: 1, failureFactor: 1 };
+    const many = fail(strict, 100, 'address-account');
+    expect(many).toMatchObject({ numFailures: 100, waitSeconds: 0, notBefore: null, lockedPermanently: false });
+    expect(countFailure(defaults, 'address-account', many, at(99 + defaults.maxDeltaTimeSeconds + 1)).numFailures).toBe(1);
+  });
+});
+
+describe('refusalOf', () => {
+  const throttled = fail(defaults, 30, 'address'); // waits 60 s from t=29
+  const nameFailed = fail(defaults, 1, 'address-account'); // one failure at t=0
+  const lockedAccount = fail(defaults, 10);
+
+  test('a locked account is refused wherever it comes from, the address throttle or not', () => {
+    expect(refusalOf(defaults, { account: lockedAccount, address: null, addressAccount: null }, at(10))).toEqual({ subject: 'account', retryAfterSeconds: 59 });
+    expect(refusalOf(defaults, { account: lockedAccount, address: throttled, addressAccount: nameFailed }, at(10))).toMatchObject({ subject: 'account' });
+    const permanent = { ...lockedAccount, lockedPermanently: true };
+    expect(refusalOf(defaults, { account: permanent, address: null, addressAccount: null }, at(10_000))).toEqual({ subject: 'account', retryAfterSeconds: null });
+  });
+
+  test('a throttled address refuses a name that failed from it, with the throttle\'s Retry-After', () => {
+    expect(refusalOf(defaults, { account: null, address: throttled, addressAccount: nameFailed }, at(30))).toEqual({ subject: 'address', retryAfterSeconds: 59 });
+  });
+
+  test('a throttled address still lets in a name that has not failed from it (another user), or whose failures lapsed', () => {
+    expect(refusalOf(defaults, { account: null, address: throttled, addressAccount: null }, at(30))).toBeNull();
+    // Its failures from the address are older than the reset time (the address's own kept going).
+    const lapsed = { ...nameFailed, lastFailure: at(30 - defaults.maxDeltaTimeSeconds - 1) };
+    expect(refusalOf(defaults, { account: null, address: throttled, addressAccount: lapsed }, at(30))).toBeNull();
+    // The other user's own account failures (below its factor) from elsewhere change nothing.
+    expect(refusalOf(defaults, { account: fail(defaults, 9), address: throttled, addressAccount: null }, at(30))).toBeNull();
+  });
+
+  test('an address below its factor, or whose wait is over, refuses nobody', () => {
+    expect(refusalOf(defaults, { account: null, address: fail(defaults, 29, 'address'), addressAccount: nameFailed }, at(30))).toBeNull();
+    expect(refusalOf(defaults, { account: null, address: throttled, addressAccount: nameFailed }, at(29 + 60))).toBeNull();
   });
 });
 

@@ -1,4 +1,7 @@
-/** Brute-force detection for the password checks of the token endpoint and the login form: per account and per client address. */
+/**
+ * Brute-force detection for the password checks of the token endpoint and the login form: a lock per account, and a
+ * throttle per client address that refuses only the names which failed from that address.
+ */
 import type { BruteForceSettings } from './config.ts';
 import type { LockSubject } from './brute-force-policy.ts';
 import type { LockoutAudit } from './lockout-audit.ts';
@@ -7,7 +10,7 @@ import type { CountedKey, LoginFailureStore, LoginKey } from './login-failures.t
 export interface AttemptSubjects {
   /** The user the name resolves to; the name itself (lower-cased) when none does, so unknown names lock alike. */
   account: { userId: string | null; username: string | null; name: string };
-  /** The client's address; null when unknown (an in-process request), which skips the address limit. */
+  /** The client's address; null when unknown (an in-process request), which skips the address throttle. */
   address: string | null;
 }
 
@@ -37,28 +40,39 @@ export function createBruteForceProtector(input: {
   const { settings, store, audit } = input;
   const now = input.now ?? (() => new Date());
 
-  const keysOf = (subjects: AttemptSubjects): LoginKey[] => [
-    { kind: 'account', subject: accountSubject(subjects.account), userId: subjects.account.userId },
-    ...(subjects.address !== null && settings.addressFailureFactor > 0
-      ? [{ kind: 'address' as const, subject: subjects.address, userId: null }]
-      : []),
-  ];
+  const keysOf = (subjects: AttemptSubjects): LoginKey[] => {
+    const account = accountSubject(subjects.account);
+    const { userId } = subjects.account;
+    if (subjects.address === null || settings.addressFailureFactor <= 0) return [{ kind: 'account', subject: account, userId }];
+    return [
+      { kind: 'account', subject: account, userId },
+      // Counts every name's failures from the address: past the factor, the address is throttled...
+      { kind: 'address', subject: subjects.address, userId: null },
+      // ...for the names that failed from it, which this row counts (a user's row goes with the user).
+      { kind: 'address-account', subject: `${subjects.address} ${account}`, userId },
+    ];
+  };
 
   return {
     settings,
 
-    /** Before any hashing: refuses a locked account or address, else counts the attempt as a failure in advance. */
+    /**
+     * Before any hashing: refuses a locked account, or a throttled address for a name that failed from it; else counts
+     * the attempt as a failure in advance.
+     */
     async begin(subjects: AttemptSubjects): Promise<Admission> {
       if (!settings.enabled) return { admitted: true, attempt: { subjects, counted: [] } };
       const result = await store.countAttempt(keysOf(subjects), now(), settings, subjects.address);
-      if (!result.admitted) return { admitted: false, subject: result.key.kind, retryAfterSeconds: result.remainingSeconds };
+      if (!result.admitted) return { admitted: false, subject: result.subject, retryAfterSeconds: result.remainingSeconds };
       return { admitted: true, attempt: { subjects, counted: result.keys } };
     },
 
-    /** The password was wrong: the failure stands; a lock it set is written to the audit log. */
+    /** The password was wrong: the failure stands; a lock or throttle it set is written to the audit log. */
     async failed(attempt: Attempt): Promise<void> {
-      for (const { key, counted } of attempt.counted) {
-        if (counted.waitSeconds === 0 && !counted.lockedPermanently) continue;
+      for (const { key, previous, counted } of attempt.counted) {
+        if (key.kind === 'address-account' || (counted.waitSeconds === 0 && !counted.lockedPermanently)) continue;
+        // A throttled address still counts the names it may try: one entry when its throttle starts, not one per guess.
+        if (key.kind === 'address' && previous?.notBefore && previous.notBefore.getTime() > counted.lastFailure.getTime()) continue;
         await audit.record({
           kind: key.kind,
           userId: key.kind === 'account' ? attempt.subjects.account.userId : null,
@@ -72,11 +86,14 @@ export function createBruteForceProtector(input: {
       }
     },
 
-    /** The password was right: the account starts over (as in Keycloak); the address only takes this attempt back. */
+    /**
+     * The password was right: the account starts over (as in Keycloak), and so does this name from this address; the
+     * address only takes this attempt back, so one right password does not lift a throttle a guesser earned.
+     */
     async succeeded(attempt: Attempt): Promise<void> {
       for (const entry of attempt.counted) {
-        if (entry.key.kind === 'account') await store.forget(entry.key);
-        else await store.takeBack(entry);
+        if (entry.key.kind === 'address') await store.takeBack(entry);
+        else await store.forget(entry.key);
       }
     },
 

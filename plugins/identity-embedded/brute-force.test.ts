@@ -1,5 +1,12 @@
-/** Brute-force detection in the provider: counted before hashing even under concurrency, unknown names alike, admin API, busy hashing. */
+/**
+ * Brute-force detection in the provider: counted before hashing even under concurrency, unknown names alike, admin API,
+ * busy hashing; the address throttle refuses only the names that failed from the address.
+ */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { Value } from '@sinclair/typebox/value';
+import { type AttemptSubjects, createBruteForceProtector } from './brute-force-protector.ts';
+import { type BruteForceSettings, BruteForceSchema } from './config.ts';
+import { createLoginFailureStore } from './login-failures.ts';
 import { passwordDerivationCount } from './password-hash.ts';
 import { createRealmUser, type RealmUser } from './realm-users.ts';
 import { HARNESS_TIMEOUT_MS, type IdpHarness, startIdpHarness, TEST_PASSWORD_ITERATIONS } from './test-kernel.ts';
@@ -106,4 +113,74 @@ describe('bounded hashing', () => {
     }
     expect((await busy.token({ grant_type: 'password', username: 'ada', password: 'engine' })).status).toBe(400);
   }, HARNESS_TIMEOUT_MS);
+});
+
+describe('address throttle', () => {
+  // The protector over the real table, with a clock of its own; the realm keeps these rows apart from the tests above.
+  const realm = 'throttle';
+  const settings = Value.Default(BruteForceSchema, {}) as BruteForceSettings;
+  let clock = Date.UTC(2026, 10, 27);
+  const store = () => createLoginFailureStore(idp.db, realm);
+  const protector = () => createBruteForceProtector({ settings, store: store(), audit: { record: async () => {} }, now: () => new Date(clock) });
+  const users = new Map<string, string>();
+  const subjects = (name: string, address: string | null): AttemptSubjects => {
+    const userId = users.get(name) ?? null;
+    return { account: { userId, username: userId ? name : null, name }, address };
+  };
+  /** One sign-in: refused (its subject), or admitted and then right or wrong. */
+  async function signIn(name: string, address: string | null, right: boolean) {
+    clock += 1000;
+    const admission = await protector().begin(subjects(name, address));
+    if (!admission.admitted) return admission.subject;
+    await (right ? protector().succeeded(admission.attempt) : protector().failed(admission.attempt));
+    return right ? 'signed in' : 'wrong';
+  }
+  async function spray(address: string, prefix: string) {
+    for (let attempt = 1; attempt <= settings.addressFailureFactor; attempt++) expect(await signIn(`${prefix}-${attempt}`, address, false)).toBe('wrong');
+  }
+
+  beforeAll(async () => {
+    for (const username of ['ada', 'linus', 'ken']) {
+      users.set(username, (await createRealmUser(idp.db, realm, { username, password: 'unused' }, { passwordIterations: TEST_PASSWORD_ITERATIONS })).id);
+    }
+  });
+
+  test('past the factor an address refuses the names that failed from it, and lets in every other name', async () => {
+    // ada mistyped once from loopback before the attack; linus never did.
+    expect(await signIn('ada', '127.0.0.1', false)).toBe('wrong');
+    await spray('127.0.0.1', 'sprayed');
+    // The sprayer's names are refused before any check, whether anybody has them or not...
+    expect(await signIn('sprayed-3', '127.0.0.1', false)).toBe('address');
+    expect(await signIn('SPRAYED-3', '127.0.0.1', true)).toBe('address');
+    expect(await signIn('ada', '127.0.0.1', true)).toBe('address');
+    // ...but a name that has not failed from there has its password checked: right signs in, wrong counts.
+    expect(await signIn('linus', '127.0.0.1', true)).toBe('signed in');
+    expect(await signIn('never-seen', '127.0.0.1', false)).toBe('wrong');
+    expect(await signIn('never-seen', '127.0.0.1', false)).toBe('address');
+    // Elsewhere nothing is throttled: ada signs in from another address and from in-process.
+    expect(await signIn('ada', '10.0.0.7', true)).toBe('signed in');
+    expect(await signIn('ada', null, true)).toBe('signed in');
+  });
+
+  test('a success from the address clears that name there; the admin API clears a user\'s failures from every address', async () => {
+    clock += 2 * settings.maxDeltaTimeSeconds * 1000;
+    // ken fails once from 10.0.0.9, then signs in there: his slate there is clean before the throttle comes.
+    expect(await signIn('ken', '10.0.0.9', false)).toBe('wrong');
+    expect(await signIn('ken', '10.0.0.9', true)).toBe('signed in');
+    expect(await signIn('linus', '10.0.0.9', false)).toBe('wrong');
+    await spray('10.0.0.9', 'more');
+    expect(await signIn('ken', '10.0.0.9', true)).toBe('signed in');
+    expect(await signIn('linus', '10.0.0.9', true)).toBe('address');
+    // What the attack-detection DELETE does for a user (its own account and its name from any address).
+    await store().clearForUser(users.get('linus')!);
+    expect(await signIn('linus', '10.0.0.9', true)).toBe('signed in');
+  });
+
+  test('the throttle ends with its wait; the names that failed then have their password checked again', async () => {
+    clock += 2 * settings.maxDeltaTimeSeconds * 1000;
+    await spray('10.0.0.8', 'later');
+    expect(await signIn('later-1', '10.0.0.8', false)).toBe('address');
+    clock += settings.waitIncrementSeconds * 1000;
+    expect(await signIn('later-1', '10.0.0.8', false)).toBe('wrong');
+  });
 });

@@ -29,8 +29,12 @@ export const BruteForceSchema = Type.Object(
     quickLoginCheckMilliSeconds: Type.Integer({ minimum: 0, default: 0 }),
     minimumQuickLoginWaitSeconds: Type.Integer({ minimum: 0, default: 60 }),
     /**
-     * Not in Keycloak: the same algorithm per client address over every username, so one source cannot spray
-     * passwords across accounts. 0 turns it off. Higher than the account's: many people may share one NAT.
+     * Not in Keycloak: the same count per client address over every name, so one source cannot keep guessing across
+     * accounts. Past it the address is throttled, not locked: for the wait the algorithm gives, attempts from it are
+     * refused (429) only for the names that failed from it within `maxDeltaTimeSeconds`; a name that has not (another
+     * user behind the same NAT, or on the same machine's loopback as the local agent's scripts) still has its password
+     * checked. A right password clears that name's failures from the address. 0 turns it off. Higher than the
+     * account's: many people may share one address.
      */
     addressFailureFactor: Type.Integer({ minimum: 0, default: 30 }),
     /**

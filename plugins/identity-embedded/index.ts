@@ -11,6 +11,7 @@ import { IdentityEmbedded0001UsersAndSessions } from './migrations/0001-users-an
 import { IdentityEmbedded0002AuthorizationCodes } from './migrations/0002-authorization-codes.ts';
 import { IdentityEmbedded0003LoginFailures } from './migrations/0003-login-failures.ts';
 import { IdentityEmbedded0004UserLookupIndexes } from './migrations/0004-user-lookup-indexes.ts';
+import { IdentityEmbedded0005AddressAccountFailures } from './migrations/0005-address-account-failures.ts';
 import { defaultHashConcurrency, passwordHashSlots } from './password-hash-slots.ts';
 import { createRealmContext } from './realm-context.ts';
 import { loadOrCreateRealmKey, REALM_KEY_FILE } from './realm-key.ts';
@@ -22,6 +23,7 @@ export const identityEmbeddedMigrations = [
   IdentityEmbedded0002AuthorizationCodes,
   IdentityEmbedded0003LoginFailures,
   IdentityEmbedded0004UserLookupIndexes,
+  IdentityEmbedded0005AddressAccountFailures,
 ];
 
 export { type IdentityEmbeddedConfig, IdentityEmbeddedConfigSchema } from './config.ts';

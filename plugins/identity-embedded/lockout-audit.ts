@@ -1,5 +1,5 @@
 /**
- * Lockouts go to the host's audit log, in the first (bootstrap) workspace: the realm serves the whole instance, and
+ * Lockouts (and address throttles) go to the host's audit log, in the first (bootstrap) workspace: the realm serves the whole instance, and
  * that workspace belongs to its administrator. Without a host audit log (the provider on its own) only the log says it.
  */
 import { AuditEntry, type Logger, Workspace } from 'loadplane/plugin';
@@ -14,19 +14,20 @@ export interface LockoutEvent {
   username: string | null;
   address: string | null;
   failures: number;
-  /** Null for a permanent lockout. */
+  /** Null for a permanent lockout; for an address, when its throttle ends. */
   lockedUntil: Date | null;
   waitSeconds: number;
   permanent: boolean;
 }
 
-export const LOCKOUT_ACTIONS = { account: 'login.account_locked', address: 'login.address_locked' } as const;
+/** An address is throttled, never locked: only the names that failed from it are refused while it lasts. */
+export const LOCKOUT_ACTIONS = { account: 'login.account_locked', address: 'login.address_throttled' } as const;
 
 export function createLockoutAudit(db: DatabaseLike, realm: string, logger: Logger) {
   return {
     async record(event: LockoutEvent): Promise<void> {
       // Never the name as typed when no user has it: people type their password into the username field.
-      logger.warn(event.kind === 'account' ? 'sign-in locked for an account' : 'sign-in locked for a client address', {
+      logger.warn(event.kind === 'account' ? 'sign-in locked for an account' : 'sign-in throttled for a client address', {
         realm,
         user_id: event.userId,
         username: event.username,

@@ -1,13 +1,21 @@
 /** The login-failure rows of a realm: counted and checked in one transaction per attempt, so concurrent guesses on any replica count one by one. */
 import { type EntityManager, LockMode } from '@mikro-orm/core';
 import { CompiledQuery, type Kysely } from 'kysely';
-import { countFailure, type CountedFailure, type FailureState, type LockSubject, remainingLockSeconds } from './brute-force-policy.ts';
+import {
+  type AttemptStates,
+  countFailure,
+  type CountedFailure,
+  type FailureState,
+  type LockSubject,
+  type LoginKeyKind,
+  refusalOf,
+} from './brute-force-policy.ts';
 import type { BruteForceSettings } from './config.ts';
 import { IdpLoginFailure } from './entities/idp-login-failure.ts';
 import type { DatabaseLike } from './realm-users.ts';
 
 export interface LoginKey {
-  kind: LockSubject;
+  kind: LoginKeyKind;
   subject: string;
   userId: string | null;
 }
@@ -20,11 +28,14 @@ export interface CountedKey {
 
 export type AttemptCount =
   | { admitted: true; keys: CountedKey[] }
-  | { admitted: false; key: LoginKey; state: FailureState; remainingSeconds: number | null };
+  | { admitted: false; subject: LockSubject; remainingSeconds: number | null };
 
 /** Raw SQL with bound parameters ($1...): a typed name never becomes SQL text. Inside `transactional` it joins the transaction. */
 const run = (em: EntityManager, sql: string, params: readonly unknown[]) =>
   (em as unknown as { getKysely(): Kysely<unknown> }).getKysely().executeQuery(CompiledQuery.raw(sql, [...params]));
+
+/** The order rows are locked in: one order for every attempt, so two attempts never wait on each other crosswise. */
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Lapsed rows are ignored anyway; the sweep only keeps the table small. */
 const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
@@ -51,9 +62,10 @@ export function createLoginFailureStore(db: DatabaseLike, realm: string) {
 
   return {
     /**
-     * Refuses when any key is locked; otherwise counts this attempt as a failure on every key before the password is
-     * even hashed (it is taken back if the password proves right). Rows are locked in one order, so concurrent
-     * attempts queue: the one that reaches the limit locks, and the ones behind it find the lock.
+     * Refuses a locked account, or a throttled address for a name that failed from it (refusalOf); otherwise counts
+     * this attempt as a failure on every key before the password is even hashed (it is taken back if the password
+     * proves right). Rows are locked in one order, so concurrent attempts queue: the one that reaches the limit locks,
+     * and the ones behind it find the lock.
      */
     async countAttempt(
       keys: readonly LoginKey[],
@@ -62,7 +74,7 @@ export function createLoginFailureStore(db: DatabaseLike, realm: string) {
       address: string | null,
     ): Promise<AttemptCount> {
       await sweep(now, settings);
-      const ordered = [...keys].sort((a, b) => (a.kind + a.subject < b.kind + b.subject ? -1 : 1));
+      const ordered = [...keys].sort((a, b) => (a.kind === b.kind ? compare(a.subject, b.subject) : compare(a.kind, b.kind)));
       return db.fork().transactional(async (em) => {
         const rows: IdpLoginFailure[] = [];
         for (const key of ordered) {
@@ -81,11 +93,13 @@ export function createLoginFailureStore(db: DatabaseLike, realm: string) {
             ),
           );
         }
+        const states: AttemptStates = { account: null, address: null, addressAccount: null };
         for (const [index, row] of rows.entries()) {
-          const state = stateOf(row);
-          const remainingSeconds = remainingLockSeconds(state, now);
-          if (remainingSeconds !== 0) return { admitted: false, key: ordered[index]!, state: state!, remainingSeconds };
+          const kind = ordered[index]!.kind;
+          states[kind === 'address-account' ? 'addressAccount' : kind] = stateOf(row);
         }
+        const refusal = refusalOf(settings, states, now);
+        if (refusal) return { admitted: false, subject: refusal.subject, remainingSeconds: refusal.retryAfterSeconds };
         const counted = rows.map((row, index): CountedKey => {
           const key = ordered[index]!;
           const previous = stateOf(row);
@@ -119,7 +133,7 @@ export function createLoginFailureStore(db: DatabaseLike, realm: string) {
       });
     },
 
-    /** A successful sign-in clears the account's failures, as Keycloak does. */
+    /** A successful sign-in clears the account's failures, as Keycloak does, and the name's from that address. */
     async forget(key: LoginKey): Promise<void> {
       await db.fork().nativeDelete(IdpLoginFailure, { realm, kind: key.kind, subject: key.subject });
     },
@@ -128,8 +142,9 @@ export function createLoginFailureStore(db: DatabaseLike, realm: string) {
       return db.fork().findOne(IdpLoginFailure, { realm, kind: 'account', subject: userId });
     },
 
+    /** The user's lockout, and the user's failures from any address (so no address throttle still refuses them). */
     async clearForUser(userId: string): Promise<void> {
-      await db.fork().nativeDelete(IdpLoginFailure, { realm, kind: 'account', subject: userId });
+      await db.fork().nativeDelete(IdpLoginFailure, { realm, kind: { $in: ['account', 'address-account'] }, userId });
     },
 
     /** Every lockout and count of the realm, accounts and addresses alike. */

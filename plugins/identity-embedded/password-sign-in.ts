@@ -1,6 +1,7 @@
 /**
  * Checks a username (or e-mail) and password the way Keycloak's direct grant does, with its error descriptions,
- * behind brute-force detection: a locked account or address is refused before any hashing.
+ * behind brute-force detection: a locked account, or a name that failed from a throttled address, is refused before
+ * any hashing.
  */
 import type { Admission, BruteForceProtector } from './brute-force-protector.ts';
 import { burnPasswordCheck, hashPassword, MAX_PASSWORD_LENGTH, passwordHashNeedsUpgrade, verifyPassword } from './password-hash.ts';

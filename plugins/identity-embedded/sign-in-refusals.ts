@@ -10,7 +10,7 @@ const retryAfter = (seconds: number | null): Record<string, string> => (seconds 
 
 /**
  * Keycloak's words where it has them ("Account temporarily disabled", "Account disabled"): clients that know
- * Keycloak recognise them. The per-address limit, which Keycloak lacks, is a rate limit: 429 with Retry-After.
+ * Keycloak recognise them. The per-address throttle, which Keycloak lacks, is a rate limit: 429 with Retry-After.
  */
 export function tokenEndpointRefusal(refusal: Refusal): Response {
   switch (refusal.kind) {
@@ -40,7 +40,9 @@ export function tokenEndpointRefusal(refusal: Refusal): Response {
 export function logRefusal(ctx: RealmContext, flow: 'password grant' | 'browser sign-in', refusal: Refusal, address: string | null): void {
   const fields: Record<string, unknown> = { address };
   if (refusal.kind === 'refused') Object.assign(fields, { reason: refusal.description, username: refusal.username });
-  else if (refusal.kind === 'locked') Object.assign(fields, { reason: `${refusal.subject} locked`, retry_after: refusal.retryAfterSeconds });
+  else if (refusal.kind === 'locked') {
+    Object.assign(fields, { reason: refusal.subject === 'account' ? 'account locked' : 'address throttled', retry_after: refusal.retryAfterSeconds });
+  }
   else Object.assign(fields, { reason: 'password hashing at capacity' });
   ctx.logger.info(`${flow} refused`, fields);
 }

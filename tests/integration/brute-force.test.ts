@@ -1,7 +1,8 @@
 /**
  * Password guessing against the embedded identity provider, over real sockets: the 11th wrong password within a
  * minute is refused before any hashing, the right one too until the wait is over; one address spraying many names
- * is stopped; the login form says so; lockouts land in the audit log; two replicas on one database share the count.
+ * is throttled for the names it tried, never for another user there; the login form says so; lockouts and throttles
+ * land in the audit log; two replicas on one database share the count.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { LOCKOUT_ACTIONS, passwordDerivationCount } from '../../plugins/identity-embedded/index.ts';
@@ -140,24 +141,31 @@ describe('default limits', () => {
     expect(passwordDerivationCount()).toBe(before);
   });
 
-  test('one address guessing across many names is stopped (429 with Retry-After), whatever name comes next', async () => {
+  test('one address guessing across many names is throttled (429 with Retry-After) for those names, not for another user', async () => {
     await clearLockouts(service);
     for (let attempt = 1; attempt <= 30; attempt++) {
       // Each name fails once: no account comes near its own limit.
       expect((await passwordGrant(service, `sprayed-${attempt}`, 'Winter2026!')).status).toBe(401);
     }
     const before = passwordDerivationCount();
-    const next = await passwordGrant(service, 'formuser', USER_PASSWORD);
-    expect(next.status).toBe(429);
-    expect(await next.json()).toEqual({
-      error: 'invalid_grant',
-      error_description: 'Too many failed logins from this address; try again later',
-    });
-    expect(Number(next.headers.get('retry-after'))).toBeGreaterThan(50);
+    for (const name of ['sprayed-1', 'SPRAYED-30']) {
+      const next = await passwordGrant(service, name, 'Summer2026!');
+      expect(next.status).toBe(429);
+      expect(await next.json()).toEqual({
+        error: 'invalid_grant',
+        error_description: 'Too many failed logins from this address; try again later',
+      });
+      expect(Number(next.headers.get('retry-after'))).toBeGreaterThan(50);
+    }
     expect(passwordDerivationCount()).toBe(before);
-    // Nothing without a socket address shares the limit: the service's own in-process calls still sign in.
-    expect(await service.tokenFor('formuser')).toBeString();
+    // Another user on the same address (the admin's browser, the same NAT) still signs in: their password is checked.
+    const other = await passwordGrant(service, 'formuser', USER_PASSWORD);
+    expect(other.status).toBe(200);
+    // A new name is checked too, and its failure counts for it: once, then it is throttled like the others.
+    expect((await passwordGrant(service, 'sprayed-31', 'Winter2026!')).status).toBe(401);
+    expect((await passwordGrant(service, 'sprayed-31', 'Winter2026!')).status).toBe(429);
 
+    // One entry when the throttle started, not one per guess it let through.
     const entries = (await auditLog(service)).filter((entry) => entry.action === LOCKOUT_ACTIONS.address);
     expect(entries).toHaveLength(1);
     expect(entries[0]).toMatchObject({
@@ -224,14 +232,17 @@ describe('behind a reverse proxy (TRUSTED_PROXIES)', () => {
     }
   }
 
-  test('each client behind a trusted proxy has its own address limit', async () => {
+  test('each client behind a trusted proxy has its own address throttle', async () => {
     const service = await start({ env: { TRUSTED_PROXIES: '127.0.0.1' } });
     await service.createUser('proxied-user');
     await spray(service, '198.51.100.1');
-    expect((await passwordGrant(service, 'proxied-user', USER_PASSWORD, '198.51.100.1')).status).toBe(429);
-    // Another client through the same proxy signs in; the locked one cannot escape by writing its own header first.
-    expect((await passwordGrant(service, 'proxied-user', USER_PASSWORD, '198.51.100.2')).status).toBe(200);
-    expect((await passwordGrant(service, 'proxied-user', USER_PASSWORD, '203.0.113.5, 198.51.100.1')).status).toBe(429);
+    expect((await passwordGrant(service, 'proxied-1', 'Winter2026!', '198.51.100.1')).status).toBe(429);
+    // The same name from another client through the same proxy is checked; the throttled client cannot escape by
+    // writing its own header first.
+    expect((await passwordGrant(service, 'proxied-1', 'Winter2026!', '198.51.100.2')).status).toBe(401);
+    expect((await passwordGrant(service, 'proxied-1', 'Winter2026!', '203.0.113.5, 198.51.100.1')).status).toBe(429);
+    // A user who never failed from the throttled client signs in from it.
+    expect((await passwordGrant(service, 'proxied-user', USER_PASSWORD, '198.51.100.1')).status).toBe(200);
     const entries = (await auditLog(service)).filter((entry) => entry.action === LOCKOUT_ACTIONS.address);
     expect(entries.map((entry) => entry.target.label)).toEqual(['198.51.100.1']);
   });
@@ -242,6 +253,7 @@ describe('behind a reverse proxy (TRUSTED_PROXIES)', () => {
     for (let attempt = 1; attempt <= 30; attempt++) {
       expect((await passwordGrant(service, `proxied-${attempt}`, 'Winter2026!', `198.51.100.${attempt}`)).status).toBe(401);
     }
-    expect((await passwordGrant(service, 'proxied-user', USER_PASSWORD, '198.51.100.200')).status).toBe(429);
+    expect((await passwordGrant(service, 'proxied-1', 'Winter2026!', '198.51.100.200')).status).toBe(429);
+    expect((await passwordGrant(service, 'proxied-user', USER_PASSWORD, '198.51.100.200')).status).toBe(200);
   });
 });

@@ -1,9 +1,12 @@
 /**
  * E-mail notifications through a real SMTP server started here (smtp-server): a member who opted in to failures gets
- * one message when a real run fails, one who did not gets none, and completed runs mail only those who asked.
+ * one message when a real run fails, one who did not gets none, and completed runs mail only those who asked; among
+ * several members, one who opted out of the event, one who opted in elsewhere, a removed one and an outsider get none.
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { SMTPServer } from 'smtp-server';
+import { sqlOf } from '../../core/services/sql.ts';
+import { inviteAndAccept } from '../helpers/invitations.ts';
 import { type ServiceWithAgent, startServiceWithAgent } from '../helpers/service-with-agent.ts';
 import { freePort } from '../helpers/service-process.ts';
 
@@ -55,6 +58,38 @@ async function waitForMails(count: number) {
   for (let i = 0; i < 200 && mails.length < count; i++) await Bun.sleep(25);
 }
 
+interface Notification {
+  to_address: string;
+  state: string;
+}
+
+/**
+ * Waits until the e-mail consumer is done with the run's `run.finished` outbox row: the row is marked (so the set of
+ * messages for it is fixed, written in the same transaction) and none of its messages still waits to be sent (a
+ * message is `sent` only once the SMTP server accepted it). Then every mail this run will ever cause has arrived.
+ */
+async function emailsSettled(taskId: string): Promise<Notification[]> {
+  const sql = sqlOf(fixture.ts.service.database);
+  for (let i = 0; i < 800; i++) {
+    const [row] = await sql.all<{ id: string; email_done_at: Date | null }>(
+      "select id, email_done_at from outbox where task_id = ? and event = 'run.finished'",
+      [taskId],
+    );
+    if (row?.email_done_at) {
+      const notifications = await sql.all<Notification>('select to_address, state from email_notifications where outbox_id = ? order by to_address', [row.id]);
+      if (notifications.every((n) => n.state !== 'waiting')) return notifications;
+    }
+    await Bun.sleep(25);
+  }
+  throw new Error(`the e-mails of run ${taskId} were never settled`);
+}
+
+const recipientsOf = (subject: string) =>
+  mails
+    .filter((mail) => mail.raw.includes(`Subject: ${subject}`))
+    .flatMap((mail) => mail.to)
+    .sort();
+
 test('opted-in members get an e-mail when a run fails; completions only for those who asked', async () => {
   const { ts, jwt } = fixture;
   // The owner wants failures only (their address: mailowner@example.test, from the identity provider).
@@ -73,8 +108,8 @@ test('opted-in members get an e-mail when a run fails; completions only for thos
   expect(mails[0]!.raw).toContain(`/api/v1/tasks/${failedTask}/log-stream`);
 
   // A completed run mails nobody here (no one asked) ...
-  await run('#!/bin/sh\necho fine\n', 'smoke');
-  await Bun.sleep(1000);
+  const completed = await run('#!/bin/sh\necho fine\n', 'smoke');
+  expect(await emailsSettled(completed)).toEqual([]);
   expect(mails).toHaveLength(1);
   // ... until the owner asks for completions too.
   await ts.request('/api/v1/notification-preferences', { method: 'PUT', token: jwt, json: { email: { on_failed: true, on_completed: true } } });
@@ -82,4 +117,69 @@ test('opted-in members get an e-mail when a run fails; completions only for thos
   await waitForMails(2);
   expect(mails).toHaveLength(2);
   expect(mails[1]!.raw).toContain('Subject: [Loadplane] smoke again: run completed');
+}, 60_000);
+
+test('a finished run mails the members who opted in to it, and nobody else: opted out, opted in elsewhere, removed, outsider', async () => {
+  const { ts, jwt } = fixture;
+  const shared = ((await (await ts.request('/api/v1/workspace', { token: jwt })).json()) as { id: string }).id;
+  const here = { 'x-workspace-id': shared };
+  const prefer = async (token: string, email: { on_failed: boolean; on_completed: boolean }, headers: Record<string, string> = here) => {
+    const put = await ts.request('/api/v1/notification-preferences', { method: 'PUT', token, headers, json: { email } });
+    expect(put.status).toBe(200);
+  };
+  /** A user who signed in once (so they can be invited), with a workspace of their own. */
+  const user = async (name: string) => {
+    const token = await ts.createUser(name);
+    expect((await ts.request('/api/v1/auth/me', { token })).status).toBe(200);
+    return { token };
+  };
+  const join = async (name: string, role: string) => {
+    const joined = await user(name);
+    const { invited } = await inviteAndAccept(ts, jwt, name, role, joined.token);
+    expect(invited.status).toBe(201);
+    const members = (await (await ts.request('/api/v1/members', { token: jwt })).json()) as { user_id: string; username: string }[];
+    return { ...joined, id: members.find((m) => m.username === name)!.user_id };
+  };
+
+  await prefer(jwt, { on_failed: true, on_completed: true });
+  const ann = await join('ann', 'member');
+  await prefer(ann.token, { on_failed: false, on_completed: true });
+  // No rule by role: a viewer who opted in is mailed like anyone else.
+  const vic = await join('vic', 'viewer');
+  await prefer(vic.token, { on_failed: false, on_completed: true });
+  // Olga wanted completions, then opted out of them (she keeps failures).
+  const olga = await join('olga', 'member');
+  await prefer(olga.token, { on_failed: true, on_completed: true });
+  await prefer(olga.token, { on_failed: true, on_completed: false });
+  // Dan opted in to completions in his own workspace only, not in this one.
+  const dan = await join('dan', 'member');
+  await prefer(dan.token, { on_failed: true, on_completed: true }, {});
+  // Rex opted in here, then was removed: his preferences stay in the table, his membership does not.
+  const rex = await join('rex', 'member');
+  await prefer(rex.token, { on_failed: true, on_completed: true });
+  expect((await ts.request(`/api/v1/members/${rex.id}`, { method: 'DELETE', token: jwt })).status).toBe(204);
+  // Oscar never joined: he opted in to everything in his own workspace.
+  const oscar = await user('oscar');
+  await prefer(oscar.token, { on_failed: true, on_completed: true }, {});
+  expect(await (await ts.request('/api/v1/notification-preferences', { token: olga.token, headers: here })).json()).toEqual({
+    email: { on_failed: true, on_completed: false },
+  });
+
+  const wanted = ['ann@example.test', 'mailowner@example.test', 'vic@example.test'];
+  const subject = '[Loadplane] members release: run completed';
+  const completed = await run('#!/bin/sh\necho fine\n', 'members release');
+  for (let i = 0; i < 400 && recipientsOf(subject).length < wanted.length; i++) await Bun.sleep(25);
+  expect(recipientsOf(subject)).toEqual(wanted);
+  // Only once the consumer is done with this run's event does absence mean anything.
+  expect(await emailsSettled(completed)).toEqual(wanted.map((to_address) => ({ to_address, state: 'sent' })));
+  expect(recipientsOf(subject)).toEqual(wanted);
+  // Nor did any other mail (of this run or an earlier one) reach those who should get none.
+  const unwanted = ['dan@example.test', 'olga@example.test', 'oscar@example.test', 'rex@example.test'];
+  expect(mails.flatMap((mail) => mail.to).filter((to) => unwanted.includes(to))).toEqual([]);
+
+  // Olga's opt-out is of completions only: a failed run mails her (and the owner), not Ann or Vic.
+  const failedSubject = '[Loadplane] members nightly: run failed';
+  const failed = await run('#!/bin/sh\nexit 3\n', 'members nightly');
+  expect((await emailsSettled(failed)).map((n) => n.to_address)).toEqual(['mailowner@example.test', 'olga@example.test']);
+  expect(recipientsOf(failedSubject)).toEqual(['mailowner@example.test', 'olga@example.test']);
 }, 60_000);

@@ -1,9 +1,12 @@
 /**
- * GET /metrics, the service's own Prometheus metrics: loopback callers only without METRICS_TOKEN (a client behind a
- * trusted proxy is not loopback), the bearer token when it is set; the exposition holds responses by status class,
- * runs by status, deliveries by state, queue depths and connected agents, and they move with what happens.
+ * GET /metrics, the service's own Prometheus metrics: always behind a bearer token, loopback callers included; the
+ * token is METRICS_TOKEN, or without it one generated once (in the database, copied to DATA_DIR/metrics-token, 0600).
+ * The exposition holds responses by status class, runs by status, deliveries by state, queue depths and connected
+ * agents, and they move with what happens.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import { rawAgent } from '../helpers/isolation-world.ts';
 import { createMetricRun } from '../helpers/metric-points.ts';
 import { freePort } from '../helpers/service-process.ts';
@@ -18,7 +21,7 @@ beforeAll(async () => {
   ts = await startTestService({ port: await freePort(), env: { TRUSTED_PROXIES: '127.0.0.1' } });
   url = await ts.listen();
   guarded = await startTestService({ env: { METRICS_TOKEN: token } });
-});
+}, 60_000);
 afterAll(async () => {
   await ts?.stop();
   await guarded?.stop();
@@ -36,14 +39,14 @@ function samples(text: string): Map<string, number> {
 }
 
 async function scrape() {
-  const response = await fetch(`${url}/metrics`);
+  const response = await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${ts.service.metricsToken}` } });
   expect(response.status).toBe(200);
   expect(response.headers.get('content-type')).toBe('text/plain; version=0.0.4; charset=utf-8');
   return samples(await response.text());
 }
 
 describe('GET /metrics', () => {
-  test('answers loopback callers in the exposition format; the numbers follow requests, runs and agents', async () => {
+  test('answers the generated token in the exposition format; the numbers follow requests, runs and agents', async () => {
     const before = await scrape();
     expect(before.get('loadplane_build_info{version="0.1.0"}')).toBe(1);
     for (const name of ['loadplane_http_responses_total{class="2xx"}', 'loadplane_runs{status="pending"}', 'loadplane_webhook_deliveries{state="waiting"}',
@@ -70,12 +73,31 @@ describe('GET /metrics', () => {
     }
   });
 
-  test('refuses a client that is not on loopback, and an in-process caller with no address', async () => {
-    const proxied = await fetch(`${url}/metrics`, { headers: { 'x-forwarded-for': '203.0.113.9' } });
-    expect(proxied.status).toBe(403);
-    expect(((await proxied.json()) as { error: string }).error).toBe('forbidden');
-    expect((await ts.service.app.handle(new Request('http://localhost/metrics'))).status).toBe(403);
+  test('loopback is no credential: a loopback socket without the token, or with a wrong one, gets 401', async () => {
+    // Before, an unset METRICS_TOKEN answered any loopback caller: a script of the local agent read every workspace's counts.
+    const attempts: Record<string, string>[] = [{}, { authorization: 'Bearer ' }, { authorization: `Bearer ${ts.service.metricsToken}x` }, { 'x-forwarded-for': '127.0.0.1' }];
+    for (const headers of attempts) {
+      const answer = await fetch(`${url}/metrics`, { headers });
+      expect(answer.status).toBe(401);
+      expect(answer.headers.get('www-authenticate')).toBe('Bearer');
+      expect(((await answer.json()) as { error: string }).error).toBe('unauthorized');
+    }
+    expect((await ts.service.app.handle(new Request('http://localhost/metrics'))).status).toBe(401);
   });
+
+  test('without METRICS_TOKEN the generated token is in DATA_DIR/metrics-token, owner-only, and a later start keeps it', async () => {
+    const file = join(ts.dataDir, 'metrics-token');
+    expect((await readFile(file, 'utf8')).trim()).toBe(ts.service.metricsToken);
+    expect(ts.service.metricsToken.length).toBeGreaterThanOrEqual(32);
+    expect(((await stat(file)).mode & 0o777).toString(8)).toBe('600');
+    // A service on the same DATA_DIR (its own empty database here) takes the token from the file, as an upgrade does.
+    const again = await startTestService({ dataDir: ts.dataDir });
+    try {
+      expect(again.service.metricsToken).toBe(ts.service.metricsToken);
+    } finally {
+      await again.stop();
+    }
+  }, 60_000);
 
   test('with METRICS_TOKEN: the bearer token opens it from anywhere; none or a wrong one is a 401', async () => {
     const get = (authorization?: string) =>
@@ -86,5 +108,8 @@ describe('GET /metrics', () => {
     const ok = await get(`Bearer ${token}`);
     expect(ok.status).toBe(200);
     expect(await ok.text()).toContain('# TYPE loadplane_runs gauge');
+    // A configured token is never written down; the service uses it as given.
+    expect(guarded.service.metricsToken).toBe(token);
+    expect(await readFile(join(guarded.dataDir, 'metrics-token'), 'utf8').catch(() => null)).toBeNull();
   });
 });

@@ -7,7 +7,8 @@ import { afterAll, describe, expect, test } from 'bun:test';
 import { createAgendaJobQueue } from '../../adapters/queue/agenda/agenda-job-queue.ts';
 import { silentLogger } from '../../core/kernel/logger.ts';
 import { sqlOf } from '../../core/services/sql.ts';
-import { startPostgresServer } from '../helpers/postgres-server.ts';
+import { requireOrSkip } from '../helpers/k6-binary.ts';
+import { POSTGRES_SKIP_MESSAGE, startPostgresServer } from '../helpers/postgres-server.ts';
 import { startTestService } from '../helpers/test-service.ts';
 import { startWebhookReceiver } from '../helpers/webhook-receiver.ts';
 
@@ -19,7 +20,10 @@ afterAll(async () => {
 describe('Agenda job queue on PostgreSQL', () => {
   test('a recurring job shared by two queues runs, never twice at once; now() runs a job promptly', async () => {
     const postgres = await startPostgresServer();
-    if (!postgres) throw new Error('no PostgreSQL server for the Agenda test');
+    if (!postgres) {
+      requireOrSkip(POSTGRES_SKIP_MESSAGE, 'the Agenda job queue test'); // fails under CI; says why and skips elsewhere
+      return;
+    }
     cleanups.push(() => postgres.stop());
     let active = 0;
     let maxActive = 0;

@@ -5,7 +5,8 @@
  */
 import { afterAll, expect, test } from 'bun:test';
 import { sqlOf } from '../../core/services/sql.ts';
-import { startPostgresServer } from '../helpers/postgres-server.ts';
+import { requireOrSkip } from '../helpers/k6-binary.ts';
+import { POSTGRES_SKIP_MESSAGE, startPostgresServer } from '../helpers/postgres-server.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
 import { startWebhookReceiver } from '../helpers/webhook-receiver.ts';
 
@@ -31,7 +32,10 @@ const replica = async (url: string, env: Record<string, string> = {}) => {
 
 test('WORKERS=false delivers nothing; two worker replicas deliver every event exactly once per endpoint', async () => {
   const postgres = await startPostgresServer();
-  if (!postgres) throw new Error('no PostgreSQL server for the replica test');
+  if (!postgres) {
+    requireOrSkip(POSTGRES_SKIP_MESSAGE, 'the webhook replica test'); // fails under CI; says why and skips elsewhere
+    return;
+  }
   stopPostgres = () => postgres.stop();
 
   const apiOnly = await replica(postgres.url, { WORKERS: 'false' });
@@ -50,7 +54,7 @@ test('WORKERS=false delivers nothing; two worker replicas deliver every event ex
 
   // A worker replica comes up and sends what waited.
   const a = await replica(postgres.url);
-  await receiver.waitFor((all) => all.length === 1, 15_000);
+  await receiver.waitFor((all) => all.length === 1, 30_000);
   expect(receiver.received[0]!.body.event).toBe('test.ping');
 
   const b = await replica(postgres.url);

@@ -5,9 +5,11 @@ import type { AgentSession } from '../../services/runs/agent-sessions.ts';
 import { errorResponse } from '../error-mapper.ts';
 import type { RouteDeps } from '../route-deps.ts';
 import { enforcePolicy } from '../route-policy.ts';
+import { type KeepAlive, startKeepAlive } from '../ws-keep-alive.ts';
 
-type Slot = { session?: AgentSession; early?: unknown[]; forget?: () => void };
-const slotOf = (ws: { raw: unknown }) => (ws.raw as { data: { agent?: Slot } }).data;
+type Slot = { session?: AgentSession; early?: unknown[]; forget?: () => void; keepAlive?: KeepAlive };
+// Elysia hands `pong` Bun's own socket, not its wrapper with `raw`: both carry the upgrade's `data`.
+const slotOf = (ws: { raw?: unknown }) => ((ws.raw ?? ws) as { data: { agent?: Slot } }).data;
 
 export const agentRoutes = (deps: RouteDeps) =>
   new Elysia({ normalize: false, detail: { tags: ['Agents'] } }).ws('/agent', {
@@ -44,6 +46,9 @@ export const agentRoutes = (deps: RouteDeps) =>
         },
         close: () => ws.close(4401, 'access revoked'),
       });
+      // A vanished agent (its host lost power, a half-open connection) is cut when its pongs stop, so its machine goes
+      // offline; heartbeats alone would not notice, since the socket is what keeps the machine's presence.
+      slot.keepAlive = startKeepAlive(ws, deps.wsKeepAlive);
       slot.session = deps.agentSessions.open(caller, {
         send: (message) => void ws.send(JSON.stringify(message)),
         close: (code, reason) => ws.close(code, reason),
@@ -57,13 +62,16 @@ export const agentRoutes = (deps: RouteDeps) =>
       if (slot.session) void slot.session.onMessage(message);
       else (slot.early ??= []).push(message);
     },
+    pong(ws) {
+      slotOf(ws).agent?.keepAlive?.pong();
+    },
     async close(ws) {
+      slotOf(ws).agent?.keepAlive?.stop();
       slotOf(ws).agent?.forget?.();
       await slotOf(ws).agent?.session?.onClose();
     },
-    // Agents send a heartbeat every few seconds; Bun pings idle sockets and drops dead ones.
-    idleTimeout: 60,
-    sendPings: true,
+    // Elysia hands Bun only the app's websocket options: per route, idleTimeout and sendPings did nothing (the keep-alive
+    // above does their job), and maxPayloadLength restates Bun's default of 16 MB.
     maxPayloadLength: 16 * 1024 * 1024,
     // OpenAPI has no WebSocket operation: documented as GET with 101 in api-docs.ts.
     detail: { hide: true },

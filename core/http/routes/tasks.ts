@@ -14,6 +14,7 @@ import { requireCaller } from '../require-caller.ts';
 import { bearerSecurity, errorResponses, IdParams, Integer, Timestamp } from '../schemas/common.ts';
 import { literalUnion } from '../schemas/literal-union.ts';
 import { sseResponse } from '../sse-response.ts';
+import { startKeepAlive } from '../ws-keep-alive.ts';
 
 const TaskView = t.Object(
   {
@@ -71,7 +72,6 @@ async function stillAllowed(deps: RouteDeps, request: Request, route: string, ta
   }
 }
 
-const pingMillis = 30_000;
 const maxBufferedBytes = 4 * 1024 * 1024;
 
 export const taskRoutes = (deps: RouteDeps) =>
@@ -104,21 +104,14 @@ export const taskRoutes = (deps: RouteDeps) =>
           ws.close(1008, 'not authorized');
           return;
         }
-        let lastPong = Date.now();
         const raw = ws.raw as unknown as { getBufferedAmount?: () => number; data: Record<string, unknown> };
-        const pinger = setInterval(() => {
-          // No pong for two ping intervals: the client is gone.
-          if (Date.now() - lastPong > 2 * pingMillis + 5_000) {
-            ws.close(1001, 'no pong');
-            return;
-          }
-          ws.ping();
-        }, pingMillis);
-        raw.data.onPong = () => (lastPong = Date.now());
+        // The spec's keep-alive: pings about every 30 s, a client with a stale pong is cut (1001).
+        const pinger = startKeepAlive(ws, deps.wsKeepAlive);
+        raw.data.onPong = pinger.pong;
         const forget = deps.live.add({
           stillAllowed: () => stillAllowed(deps, request, '/api/v1/tasks/:id/ws', taskId),
           close: () => {
-            clearInterval(pinger);
+            pinger.stop();
             ws.close(1008, 'access revoked');
           },
         });
@@ -131,7 +124,7 @@ export const taskRoutes = (deps: RouteDeps) =>
               return (raw.getBufferedAmount?.() ?? 0) < maxBufferedBytes;
             },
             end(reason) {
-              clearInterval(pinger);
+              pinger.stop();
               forget();
               if (reason === 'done') ws.close(1000, 'done');
               else if (reason === 'revoked') ws.close(1008, 'access revoked');
@@ -141,14 +134,16 @@ export const taskRoutes = (deps: RouteDeps) =>
           seenRunning,
         );
         raw.data.onClose = () => {
-          clearInterval(pinger);
+          pinger.stop();
           forget();
           stop();
         };
       },
       pong(ws) {
-        // A pong may arrive as the socket is torn down, when the raw socket is gone already.
-        (ws.raw as unknown as { data?: { onPong?: () => void } } | undefined)?.data?.onPong?.();
+        // Elysia hands `pong` Bun's own socket, not its wrapper with `raw` (reading `ws.raw` here found nothing, so
+        // no pong ever counted and every client was cut after the stale limit); both carry the upgrade's `data`.
+        const socket = ((ws as { raw?: unknown }).raw ?? ws) as { data?: { onPong?: () => void } };
+        socket.data?.onPong?.();
       },
       close(ws) {
         (ws.raw as unknown as { data?: { onClose?: () => void } } | undefined)?.data?.onClose?.();

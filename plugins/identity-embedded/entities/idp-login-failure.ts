@@ -1,4 +1,7 @@
-/** Failed sign-ins of one account or one client address (Keycloak's login failures): the count and the lockout they caused. */
+/**
+ * Failed sign-ins of one account, one client address, or one name from one address (Keycloak's login failures, and
+ * the per-address throttle's): the count and the lockout they caused.
+ */
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 
 export const IdpLoginFailure = defineEntity({
@@ -6,9 +9,12 @@ export const IdpLoginFailure = defineEntity({
   tableName: 'idp_login_failures',
   properties: {
     realm: p.string().primary(),
-    /** `account` or `address`. */
+    /** `account`, `address` or `address-account` (LoginKeyKind). */
     kind: p.string().primary(),
-    /** The user's id; for a name no user has, `name:` and the name as typed (lower-cased); for an address, the address. */
+    /**
+     * The user's id; for a name no user has, `name:` and the name as typed (lower-cased); for an address, the address
+     * key; for a name from an address, the address key, a space, and the account's subject.
+     */
     subject: p.string().primary(),
     /** Set when the subject is an existing user: the admin API finds the row by it, and it goes with the user. */
     userId: p.uuid().nullable(),
