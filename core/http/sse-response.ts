@@ -1,4 +1,7 @@
-/** Server-Sent Events for a task: one JSON task event per `data:` frame with its id, keep-alive comments, and a cut-off for slow clients. */
+/**
+ * Server-Sent Events for a task: one JSON task event per `data:` frame with its id, comments (keep-alives, why a
+ * pending task waits), and a cut-off for slow clients.
+ */
 import type { StreamSink, TaskEvent } from '../services/runs/task-events.ts';
 import { jsonOf } from '../services/runs/event-json.ts';
 
@@ -48,6 +51,10 @@ export function sseResponse(start: (sink: StreamSink) => Promise<() => void>): R
               controller.enqueue(encoder.encode(`event: revoked\ndata: ${JSON.stringify({ type: 'error', message: 'stream closed: access was revoked' })}\n\n`));
             }
             close();
+          },
+          note(text) {
+            // A comment line: `curl -N` shows it, EventSource clients ignore it, JSON events stay as they are.
+            if (!closed) controller.enqueue(encoder.encode(`: ${text.replace(/[\r\n]+/g, ' ')}\n\n`));
           },
         };
         // Headers and a first byte at once: a client following a quiet run must not wait for its first line.

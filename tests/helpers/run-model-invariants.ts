@@ -1,9 +1,10 @@
 /**
  * Quiet points and the invariants checked at each of them, through the API and read-only SQL: task states against
- * the model, one active assignment per machine, derived machine status, dispatch liveness, streams, and the outbox.
+ * the model, one active assignment per machine, derived machine status, dispatch liveness, why pending tasks wait,
+ * streams, and the outbox.
  */
 import { expectationOf } from './run-model-expectations.ts';
-import { graceSeconds, isFinal, syncAgents, type TaskModel, type World } from './run-model-world.ts';
+import { graceSeconds, isFinal, type MachineModel, syncAgents, type TaskModel, type World } from './run-model-world.ts';
 
 interface TaskRow {
   id: string;
@@ -11,6 +12,8 @@ interface TaskRow {
   started_at: unknown;
   finished_at: unknown;
   error_message: string | null;
+  pending_reason: string | null;
+  created_at: unknown;
 }
 interface AssignmentRow {
   id: string;
@@ -28,7 +31,7 @@ const activeStatuses = ['pending', 'running', 'cancelling'];
 const stamp = (value: unknown) => (value === null || value === undefined ? null : new Date(value as string).toISOString());
 
 async function snapshot(world: World): Promise<string> {
-  const tasks = await world.sql<{ id: string; status: string; log_seq: string }>('select id, status, log_seq from tasks order by id');
+  const tasks = await world.sql<{ id: string; status: string; log_seq: string }>('select id, status, log_seq, pending_reason from tasks order by id');
   const assignments = await world.sql<{ id: string; status: string }>('select id, status from task_assignments order by id');
   const machines = await world.sql<{ id: string; c: boolean }>('select id, (connection_id is not null and lease_until > now()) as c from machines order by id');
   const outbox = await world.sql<{ n: number }>('select count(*)::int as n from outbox');
@@ -71,7 +74,9 @@ async function apiMachines(world: World): Promise<Map<string, ApiMachine>> {
 
 export async function checkInvariants(world: World): Promise<void> {
   syncAgents(world);
-  const tasks = new Map((await world.sql<TaskRow>('select id, status, started_at, finished_at, error_message from tasks')).map((t) => [t.id, t]));
+  const tasks = new Map(
+    (await world.sql<TaskRow>('select id, status, started_at, finished_at, error_message, pending_reason, created_at from tasks')).map((t) => [t.id, t]),
+  );
   const assignments = await world.sql<AssignmentRow>('select id, task_id, machine_id, status from task_assignments');
   const machines = await apiMachines(world);
   const activeByMachine = new Map<string, AssignmentRow[]>();
@@ -113,6 +118,7 @@ export async function checkInvariants(world: World): Promise<void> {
       continue;
     }
     checkTask(world, task, row, assignments.filter((a) => a.task_id === task.id), machines, activeByMachine);
+    checkPendingReason(world, task, row, tasks, machines);
   }
   await checkOutbox(world, tasks);
   await checkLines(world);
@@ -149,6 +155,41 @@ function checkTask(world: World, task: TaskModel, row: TaskRow, own: AssignmentR
     const startable = task.requested ? candidates.every((m) => freeFor(m.agent.hostname)) : candidates.some((m) => freeFor(m.agent.hostname));
     if (startable) world.violate(`task ${task.id} (${task.tool}, ${task.requested ? task.requested.map((m) => m.key).join('+') : 'any'}) is pending while an eligible machine is free`);
   }
+}
+
+/**
+ * A task that runs or ended has no pending reason; a pending one says why, as the model sees it: no machine of the
+ * workspace online, none online offering the tool, a named machine offline, or busy machines with the count of the
+ * workspace's older pending tasks for the same tool.
+ */
+function checkPendingReason(world: World, task: TaskModel, row: TaskRow, rows: Map<string, TaskRow>, machines: Map<string, ApiMachine>) {
+  const reason = row.pending_reason;
+  if (row.status !== 'pending') {
+    if (reason !== null) world.violate(`task ${task.id} is ${row.status} but still says why it waits: ${reason}`);
+    return;
+  }
+  const order = (r: TaskRow) => `${stamp(r.created_at)}/${r.id}`;
+  const ahead = [...world.tasks.values()].filter((other) => {
+    const o = rows.get(other.id);
+    return o && other.workspace === task.workspace && other.tool === task.tool && o.status === 'pending' && order(o) < order(row);
+  }).length;
+  const aheadText = ahead > 0 ? ` (${ahead} ${ahead === 1 ? 'task' : 'tasks'} ahead)` : '';
+  const online = (m: MachineModel) => (machines.get(m.agent.hostname)?.status ?? 'offline') !== 'offline';
+  let expected: (r: string) => boolean;
+  let want: string;
+  if (task.requested) {
+    const offline = task.requested.filter((m) => !online(m)).map((m) => m.agent.hostname);
+    if (offline.length === 1) [want, expected] = [`machine ${offline[0]} is offline`, (r) => r === `machine ${offline[0]} is offline`];
+    else if (offline.length > 1) [want, expected] = [`machines ${offline.join(' and ')} are offline`, (r) => r === `machines ${offline.join(' and ')} are offline`];
+    else [want, expected] = [`waiting for machine(s) ...${aheadText}`, (r) => r.startsWith('waiting for machine') && r.endsWith(`to be free${aheadText}`)];
+  } else if (!task.workspace.machines.some(online)) {
+    [want, expected] = ['no machine of this workspace is online', (r) => r === 'no machine of this workspace is online'];
+  } else if (!task.workspace.machines.some((m) => online(m) && m.agent.tools.includes(task.tool))) {
+    [want, expected] = [`no online machine offers ${task.tool}: ...`, (r) => r.startsWith(`no online machine offers ${task.tool}: `)];
+  } else {
+    [want, expected] = [`waiting for a free machine${aheadText}`, (r) => r === `waiting for a free machine${aheadText}`];
+  }
+  if (reason === null || !expected(reason)) world.violate(`pending task ${task.id} (${task.tool}) says ${JSON.stringify(reason)}; the model expected ${JSON.stringify(want)}`);
 }
 
 async function checkOutbox(world: World, tasks: Map<string, TaskRow>) {

@@ -28,6 +28,8 @@ export const Task = defineEntity({
     logSeq: p.bigint('number'),
     /** A pending task still waiting then fails: nothing waits forever unnoticed. */
     pendingUntil: p.datetime().nullable(),
+    /** Why a pending task waits, in words, as the dispatcher last saw it; null once it runs (cleared by the lifecycle). */
+    pendingReason: p.text().nullable(),
     logTruncated: p.boolean(),
     createdAt: p.datetime(),
     startedAt: p.datetime().nullable(),

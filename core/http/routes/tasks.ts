@@ -16,6 +16,14 @@ import { literalUnion } from '../schemas/literal-union.ts';
 import { sseResponse } from '../sse-response.ts';
 import { startKeepAlive } from '../ws-keep-alive.ts';
 
+const PendingReason = t.Nullable(
+  t.String({
+    description:
+      'why a pending task waits, in words (e.g. "no machine of this workspace is online", "no online machine offers k6: ...", ' +
+      '"machine gen-2 is offline", "waiting for a free machine (3 tasks ahead)": older pending tasks of the workspace for the same tool); null once it runs',
+  }),
+);
+
 const TaskView = t.Object(
   {
     id: t.String(),
@@ -32,6 +40,7 @@ const TaskView = t.Object(
     machine_ids: t.Array(t.String(), { description: 'the machines the run is on (requested, or chosen at dispatch); empty while a free one is awaited' }),
     transport: t.String(),
     error: t.Nullable(t.String()),
+    pending_reason: PendingReason,
     log_url: t.String(),
     created_at: Timestamp,
     started_at: t.Nullable(Timestamp),
@@ -175,6 +184,7 @@ export const taskRoutes = (deps: RouteDeps) =>
           id: task.id,
           public_id: task.publicId,
           status: 'pending' as const,
+          pending_reason: task.status === 'pending' ? (task.pendingReason ?? null) : null,
           stream: Object.fromEntries(machineIds.map((machineId) => [machineId, { url, transport: task.transport }])),
         };
       },
@@ -185,6 +195,7 @@ export const taskRoutes = (deps: RouteDeps) =>
             id: t.String(),
             public_id: t.String(),
             status: t.Literal('pending'),
+            pending_reason: PendingReason,
             stream: t.Record(t.String(), t.Object({ url: t.String(), transport: t.String() }), {
               description: 'by machine id (or "pending" while no machine is assigned): where to follow the run live',
             }),
@@ -237,6 +248,7 @@ export const taskRoutes = (deps: RouteDeps) =>
                 forget();
                 sink.end(reason);
               },
+              note: (text) => sink.note?.(text),
             },
             !isTerminal(task.status),
           );

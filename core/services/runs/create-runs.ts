@@ -1,4 +1,4 @@
-/** Wires the run machinery of one replica: lifecycle, dispatcher, agent sessions and commands, streams, signals, sweeper. */
+/** Wires the run machinery of one replica: lifecycle, dispatcher (and why tasks wait), agent sessions and commands, streams, signals, sweeper. */
 import type { LoadTool } from '../../capabilities/load-tool.ts';
 import type { HookBus } from '../../kernel/hook-bus.ts';
 import type { KernelHooks } from '../../kernel/hooks.ts';
@@ -12,6 +12,7 @@ import { createAgentPresence } from './agent-presence.ts';
 import { createAgentSessions } from './agent-sessions.ts';
 import { createDispatcher } from './dispatcher.ts';
 import { createLogStore } from './log-store.ts';
+import { createPendingReasons } from './pending-reasons.ts';
 import type { RunContext, RunSettings } from './run-context.ts';
 import { createRunLifecycle } from './run-lifecycle.ts';
 import { createRunSignals } from './run-signals.ts';
@@ -80,7 +81,7 @@ export async function createRuns(options: RunsOptions) {
     command: (machineId, command) => commands.send(machineId, command),
     wake: () => kick(),
   });
-  const dispatcher = createDispatcher(ctx, lifecycle);
+  const dispatcher = createDispatcher(ctx, lifecycle, createPendingReasons(ctx, lifecycle, signals));
   kick = () => void dispatcher.kick();
   const sessions = createAgentSessions(ctx, { lifecycle, commands, presence: createAgentPresence(ctx), signals, dispatcher });
   const sweeper = createRunSweeper(ctx, { lifecycle, commands, sessions, dispatcher, workers: options.workers });

@@ -7,7 +7,7 @@ import type { MetricSnapshot } from '../../capabilities/load-tool.ts';
 import { snapshotProblem } from '../../domain/metrics/check-snapshot.ts';
 import { mergeSummaries } from '../../domain/metrics/merge-summaries.ts';
 import { activeAssignmentStatuses, isTerminal } from '../../domain/run-state.ts';
-import { isUniqueViolation, placeholders, type Sql, transaction, type Tx } from '../sql.ts';
+import { isUniqueViolation, placeholders, type Sql, sqlOf, transaction, type Tx } from '../sql.ts';
 import { writeOutbox } from './outbox.ts';
 import type { RunContext } from './run-context.ts';
 
@@ -76,7 +76,7 @@ export function createRunLifecycle(ctx: RunContext, effects: RunEffects) {
     const assignments = await tx.all<AssignmentRow>('select id, task_id, machine_id, status, reason, summary from task_assignments where task_id = ?', [task.id]);
     const figures = mergeSummaries(assignments.flatMap((a) => summaryOf(a) ?? []));
     const rows = await tx.all<{ finished_at: Date | string }>(
-      `update tasks set status = ?, error_message = ?, finished_at = now(), pending_until = null,
+      `update tasks set status = ?, error_message = ?, finished_at = now(), pending_until = null, pending_reason = null,
          p50 = ?, p95 = ?, p99 = ?, error_rate = ?, requests_per_sec = ?, total_requests = ?
        where id = ? returning finished_at`,
       [status, error?.message ?? null, figures.p50, figures.p95, figures.p99, figures.errorRate, figures.requestsPerSec, figures.totalRequests, task.id],
@@ -163,10 +163,13 @@ export function createRunLifecycle(ctx: RunContext, effects: RunEffects) {
             );
             after.push(() => effects.command(machineId, { type: 'assign', assignmentId: id }));
           }
-          await tx.all(`update tasks set status = 'running', started_at = now(), pending_until = null, requested_machine_ids = ?::jsonb where id = ?`, [
-            JSON.stringify(machineIds),
-            taskId,
-          ]);
+          await tx.all(
+            `update tasks set status = 'running', started_at = now(), pending_until = null, pending_reason = null, requested_machine_ids = ?::jsonb where id = ?`,
+            [
+              JSON.stringify(machineIds),
+              taskId,
+            ],
+          );
           await writeOutbox(tx, { workspaceId: task.workspace_id, event: 'run.started', taskId, payload: { test_id: task.test_id, machine_ids: machineIds } });
           after.push(() => void ctx.hooks.callHook('run:started', { workspaceId: task.workspace_id, taskId, testId: task.test_id, machineIds: [...machineIds] }));
           return ids;
@@ -306,6 +309,27 @@ export function createRunLifecycle(ctx: RunContext, effects: RunEffects) {
         after.push(() => effects.wake());
         if (await settle(tx, task)) after.push(() => effects.finished(task.id));
       });
+    },
+
+    /**
+     * Stores why pending tasks wait (the dispatcher's words). Not a transition, so no outbox row: a note on a task that
+     * stays pending, written only while it still is (a claim or cancel that committed first wins; each clears it in its
+     * own transaction). Rows a transition holds are skipped, not waited for: two replicas writing overlapping batches
+     * never deadlock, and what was skipped is written by a later pass if it still holds. Returns what was written.
+     */
+    async annotatePending(entries: readonly { taskId: string; reason: string }[]) {
+      if (entries.length === 0) return [];
+      return sqlOf(ctx.db).all<{ id: string; workspace_id: string; reason: string; previous: string | null }>(
+        `with given as (select * from jsonb_to_recordset(?::jsonb) as g(id uuid, reason text)),
+         locked as (
+           select t.id, t.pending_reason as previous from tasks t join given g on g.id = t.id
+           where t.status = 'pending' and t.pending_reason is distinct from g.reason
+           for update of t skip locked)
+         update tasks t set pending_reason = g.reason from given g, locked l
+         where t.id = g.id and l.id = t.id
+         returning t.id, t.workspace_id, t.pending_reason as reason, l.previous`,
+        [JSON.stringify(entries.map((e) => ({ id: e.taskId, reason: e.reason })))],
+      );
     },
 
     /** A running task with no active assignment left (a crash between steps): settle it now. */

@@ -8,6 +8,8 @@ import type { RunContext } from './run-context.ts';
 
 const logsTopic = 'run_logs';
 const finishedTopic = 'run_finished';
+/** Pending tasks whose reason changed (ids only: the receivers read the rows). */
+const waitingTopic = 'run_waiting';
 const coalesceMillis = 5;
 
 export function createRunSignals(ctx: RunContext) {
@@ -32,6 +34,15 @@ export function createRunSignals(ctx: RunContext) {
     }
   });
   ctx.pubsub.subscribe(finishedTopic, (taskId) => ctx.streams.finished(taskId));
+  ctx.pubsub.subscribe(waitingTopic, (payload) => {
+    let ids: string[];
+    try {
+      ids = JSON.parse(payload) as string[];
+    } catch {
+      return; // a malformed wake-up is ignored; the periodic check covers it
+    }
+    void ctx.streams.recheckWaiting(ids).catch((error) => ctx.logger.error('task stream failed', { error: String(error) }));
+  });
   ctx.pubsub.onResync(() => void ctx.streams.check().catch(() => {}));
 
   return {
@@ -63,6 +74,15 @@ export function createRunSignals(ctx: RunContext) {
           durationMs: Number(payload.duration_ms ?? 0),
         });
       })().catch((error) => ctx.logger.error('run:finished hook failed', { error: String(error) }));
+    },
+
+    /** Pending tasks' reasons changed (committed): this replica's streams hear them at once, the others re-read them. */
+    reasonsChanged(changes: readonly { taskId: string; reason: string }[]) {
+      for (const change of changes) ctx.streams.waiting(change.taskId, change.reason);
+      if (!ctx.pubsub.shared) return;
+      const ids = changes.map((c) => c.taskId);
+      // 100 UUIDs per NOTIFY stay well under PostgreSQL's 8000 bytes.
+      for (let i = 0; i < ids.length; i += 100) void ctx.pubsub.publish(waitingTopic, JSON.stringify(ids.slice(i, i + 100)));
     },
 
     stop() {

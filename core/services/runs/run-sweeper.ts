@@ -48,11 +48,13 @@ export function createRunSweeper(
       [...activeAssignmentStatuses],
     );
     for (const row of orphans) await parts.lifecycle.settleTask(row.id);
-    const expired = await sql.all<{ id: string; waited: number }>(
-      `select id, extract(epoch from (now() - created_at))::int as waited from tasks where status = 'pending' and pending_until < now()`,
+    const expired = await sql.all<{ id: string; waited: number; pending_reason: string | null }>(
+      `select id, extract(epoch from (now() - created_at))::int as waited, pending_reason from tasks where status = 'pending' and pending_until < now()`,
     );
     for (const row of expired) {
-      await parts.lifecycle.failPending(row.id, `no eligible machine became free within ${row.waited} s (pending timeout)`);
+      // The error keeps why it waited: the reason itself ends with the task's transition.
+      const why = row.pending_reason ? `: ${row.pending_reason}` : '';
+      await parts.lifecycle.failPending(row.id, `no eligible machine became free within ${row.waited} s (pending timeout)${why}`);
     }
     if (Date.now() - lastPrune > 60_000) {
       lastPrune = Date.now();
@@ -69,7 +71,8 @@ export function createRunSweeper(
     await parts.commands.resendUnacknowledged(resendAfterSeconds);
     if (parts.workers) await settleEverything();
     await ctx.streams.check();
-    await parts.dispatcher.kick();
+    // Also explains the tasks queued behind the ones each pass looks at (their count ahead moves with the queue).
+    await parts.dispatcher.kick({ wholeQueue: true });
   }
 
   const once = () =>

@@ -7,7 +7,7 @@
 import { Task } from '../../domain/entities/task.ts';
 import { isTerminal } from '../../domain/run-state.ts';
 import type { Database } from '../../ports/database.ts';
-import { sqlOf } from '../sql.ts';
+import { placeholders, sqlOf } from '../sql.ts';
 import type { LogStore, StoredLine } from './log-store.ts';
 import { isTerminalEvent, type StreamSink, type TaskEvent } from './task-events.ts';
 import { toTaskView } from './task-view.ts';
@@ -18,6 +18,8 @@ interface Subscriber {
   /** Events that arrived while the subscriber was still replaying stored lines. */
   buffer: TaskEvent[] | null;
   closed: boolean;
+  /** The pending reason last noted to it. */
+  reason: string | null;
 }
 
 interface Feed {
@@ -29,6 +31,8 @@ interface Feed {
   reading: Promise<void> | null;
   again: boolean;
   terminal: boolean;
+  /** Why the task waits, as this feed last heard it (null when it does not wait, or not known yet). */
+  reason: string | null;
 }
 
 const replayPage = 5_000;
@@ -54,6 +58,10 @@ export interface StreamHub {
   poke(taskId: string, seq?: number): void;
   /** The task reached its terminal state (committed). */
   finished(taskId: string): void;
+  /** A pending task's reason is now `reason` (null: it does not wait): its subscribers get a note when it changed. */
+  waiting(taskId: string, reason: string | null): void;
+  /** Another replica changed these tasks' reasons: read the ones this replica follows. */
+  recheckWaiting(taskIds: readonly string[]): Promise<void>;
   /** Re-reads every followed task (after missed wake-ups, and periodically). */
   check(): Promise<void>;
   followedTasks(): string[];
@@ -84,6 +92,20 @@ export function createStreamHub(deps: { db: Database; logs: LogStore; publicUrl:
     sub.sink.end(reason);
   }
 
+  /** The `: waiting: ...` line, once per reason per subscriber; none once the run has lines (it is going). */
+  function note(sub: Subscriber, reason: string | null) {
+    if (sub.closed || reason === null || sub.reason === reason || sub.lastSeq > 0) return;
+    sub.reason = reason;
+    sub.sink.note?.(`waiting: ${reason}`);
+  }
+
+  function waiting(taskId: string, reason: string | null) {
+    const feed = feeds.get(taskId);
+    if (!feed || feed.terminal || feed.reason === reason) return;
+    feed.reason = reason;
+    for (const sub of feed.subscribers) note(sub, reason);
+  }
+
   function fanOut(feed: Feed, events: readonly TaskEvent[]) {
     for (const sub of feed.subscribers) send(sub, events);
     for (const sub of feed.subscribers) if (sub.closed) feed.subscribers.delete(sub);
@@ -92,7 +114,7 @@ export function createStreamHub(deps: { db: Database; logs: LogStore; publicUrl:
   function feedOf(taskId: string): Feed {
     const existing = feeds.get(taskId);
     if (existing) return existing;
-    const created: Feed = { taskId, seq: null, ready: Promise.resolve(), subscribers: new Set(), reading: null, again: false, terminal: false };
+    const created: Feed = { taskId, seq: null, ready: Promise.resolve(), subscribers: new Set(), reading: null, again: false, terminal: false, reason: null };
     // Where the feed starts must be known before any subscriber replays, so nothing falls between the two.
     created.ready = sql
       .all<{ log_seq: string | number }>('select log_seq from tasks where id = ?', [taskId])
@@ -162,7 +184,7 @@ export function createStreamHub(deps: { db: Database; logs: LogStore; publicUrl:
 
   return {
     async follow(taskId, afterSeq, sink, seenRunning = false) {
-      const sub: Subscriber = { sink, lastSeq: afterSeq ?? 0, buffer: [], closed: false };
+      const sub: Subscriber = { sink, lastSeq: afterSeq ?? 0, buffer: [], closed: false, reason: null };
       const feed = feedOf(taskId);
       feed.subscribers.add(sub);
       const stop = () => {
@@ -200,6 +222,9 @@ export function createStreamHub(deps: { db: Database; logs: LogStore; publicUrl:
         const buffered = sub.buffer ?? [];
         sub.buffer = null;
         send(sub, buffered);
+        // A waiting task says why at once; later changes come through `waiting`.
+        // (Unless a newer one reached it while it was being set up.)
+        if (task.status === 'pending' && sub.reason === null) note(sub, task.pendingReason ?? null);
         if (isTerminal(task.status) && !sub.closed) {
           feed.terminal = true;
           void catchUp(feed);
@@ -239,17 +264,31 @@ export function createStreamHub(deps: { db: Database; logs: LogStore; publicUrl:
       void catchUp(feed);
     },
 
+    waiting,
+
+    async recheckWaiting(taskIds) {
+      const followed = taskIds.filter((id) => feeds.has(id));
+      if (followed.length === 0) return;
+      const rows = await sql.all<{ id: string; status: string; pending_reason: string | null }>(
+        `select id, status, pending_reason from tasks where id in (${placeholders(followed)})`,
+        followed,
+      );
+      for (const row of rows) waiting(row.id, row.status === 'pending' ? row.pending_reason : null);
+    },
+
     async check() {
       for (const [id, feed] of feeds) if (feed.subscribers.size === 0 && !feed.reading) feeds.delete(id);
       const ids = [...feeds.keys()];
       if (ids.length === 0) return;
-      const rows = await sql.all<{ id: string; log_seq: string | number; status: string }>(
-        `select id, log_seq, status from tasks where id in (${ids.map(() => '?').join(', ')})`,
+      const rows = await sql.all<{ id: string; log_seq: string | number; status: string; pending_reason: string | null }>(
+        `select id, log_seq, status, pending_reason from tasks where id in (${ids.map(() => '?').join(', ')})`,
         ids,
       );
       for (const row of rows) {
         const feed = feeds.get(row.id);
         if (!feed) continue;
+        // A reason change whose wake-up was lost (or made before this replica listened) shows here.
+        waiting(row.id, row.status === 'pending' ? row.pending_reason : null);
         if (isTerminal(row.status)) feed.terminal = true;
         if (feed.terminal || (feed.seq !== null && Number(row.log_seq) > feed.seq)) void catchUp(feed);
       }

@@ -12,4 +12,6 @@ export interface StreamSink {
   send(events: readonly TaskEvent[]): boolean;
   /** Ends the stream: after the terminal event, when the client fell behind, or when its access was revoked. */
   end(reason: 'done' | 'slow' | 'revoked'): void;
+  /** A line for a person following it, never an event (SSE sends it as a comment; WebSocket, JSON only, has none). */
+  note?(text: string): void;
 }

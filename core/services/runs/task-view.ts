@@ -17,6 +17,7 @@ export function toTaskView(task: Task, publicUrl: string) {
     machine_ids: task.requestedMachineIds,
     transport: task.transport,
     error: task.errorMessage ?? null,
+    pending_reason: task.pendingReason ?? null,
     log_url: `${publicUrl}/api/v1/tasks/${task.id}/log-stream`,
     created_at: task.createdAt.toISOString(),
     started_at: task.startedAt?.toISOString() ?? null,

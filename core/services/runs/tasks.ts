@@ -110,6 +110,7 @@ export function createTaskService(ctx: RunContext, lifecycle: RunLifecycle, disp
           logSeq: 0,
           logTruncated: false,
           pendingUntil: waitSeconds > 0 ? new Date(Date.now() + waitSeconds * 1000) : null,
+          pendingReason: null,
           createdAt: new Date(),
           startedAt: null,
           finishedAt: null,
@@ -119,8 +120,12 @@ export function createTaskService(ctx: RunContext, lifecycle: RunLifecycle, disp
         await writeOutbox(tx, { workspaceId, event: 'run.created', taskId: id, payload: { test_id: test.id, machine_ids: machineIds } });
       });
       await ctx.hooks.callHook('run:created', { workspaceId, taskId: id });
-      // Dispatch right away, so the answer can name the machine when one is free.
+      // Dispatch right away, so the answer can name the machine when one is free, or say why it waits.
       await dispatcher.kick();
+      const created = await ctx.db.fork().findOneOrFail(Task, { id });
+      if (created.status !== 'pending' || created.pendingReason) return created;
+      // Behind a queue longer than a dispatch pass looks at: explained on its own, so the answer says why too.
+      await dispatcher.explain([id]);
       return ctx.db.fork().findOneOrFail(Task, { id });
     },
 
