@@ -49,6 +49,7 @@ export async function createAgendaJobQueue(options: AgendaQueueOptions): Promise
   const definitions = new Map<string, () => Promise<void>>();
   const schedules: Array<[string, number]> = [];
   let agenda: Agenda | null = null;
+  let pool: pg.Pool | null = null;
   return {
     define(name, handler) {
       definitions.set(name, handler);
@@ -65,13 +66,22 @@ export async function createAgendaJobQueue(options: AgendaQueueOptions): Promise
     },
     async start() {
       await ensureAgendaSchema(options.connectionString);
+      // Our own pool, with listeners: the backend's pool and its LISTEN client emit 'error' when PostgreSQL ends a
+      // connection (a restart, a failover, 57P01), and an 'error' nobody listens to ends the process. The query in
+      // flight fails on its own; the pool drops the client and the channel reconnects.
+      pool = new pg.Pool({ connectionString: options.connectionString, max: 4 });
+      pool.on('error', (error) => options.logger.warn('agenda: a PostgreSQL connection was lost', { error: String(error) }));
+      const backend = new PostgresBackend({
+        pool,
+        tableName: table,
+        ensureSchema: false,
+        ...(options.name ? { name: options.name } : {}),
+      });
+      backend.notificationChannel?.on('error', (error: unknown) =>
+        options.logger.warn('agenda: the notification channel lost its connection', { error: String(error) }),
+      );
       const started = new Agenda({
-        backend: new PostgresBackend({
-          connectionString: options.connectionString,
-          tableName: table,
-          ensureSchema: false,
-          ...(options.name ? { name: options.name } : {}),
-        }),
+        backend,
         processEvery: options.processEveryMillis ?? 5000,
         // Our handlers finish in seconds; a lock that outlives a dead replica for two minutes delays nothing durable
         // (deliveries carry their own leases), and the handlers are safe to run twice.
@@ -86,6 +96,9 @@ export async function createAgendaJobQueue(options: AgendaQueueOptions): Promise
     async stop() {
       await agenda?.stop(true);
       agenda = null;
+      // A pool handed to the backend is ours to close (the backend leaves it open).
+      await pool?.end().catch(() => {});
+      pool = null;
     },
   };
 }

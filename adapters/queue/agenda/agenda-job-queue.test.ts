@@ -1,0 +1,49 @@
+/**
+ * Agenda on PostgreSQL when the server ends its connections (a restart, a failover: 57P01): the replica keeps running
+ * and its jobs run again. Before, the backend's pool and LISTEN client emitted 'error' with nobody listening, which
+ * ended the process (seen as an unhandled error when a test database was dropped under a running queue).
+ */
+import { afterAll, expect, test } from 'bun:test';
+import pg from 'pg';
+import type { Logger } from '../../../core/kernel/logger.ts';
+import { silentLogger } from '../../../core/kernel/logger.ts';
+import { requireOrSkip } from '../../../tests/helpers/k6-binary.ts';
+import { POSTGRES_SKIP_MESSAGE, startPostgresServer } from '../../../tests/helpers/postgres-server.ts';
+import { waitFor } from '../../../tests/helpers/process-probes.ts';
+import { createAgendaJobQueue } from './agenda-job-queue.ts';
+
+const cleanups: Array<() => Promise<void>> = [];
+afterAll(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup();
+});
+
+test('connections ended by the server are logged, not fatal, and jobs run again afterwards', async () => {
+  const postgres = await startPostgresServer();
+  if (!requireOrSkip(postgres ? null : POSTGRES_SKIP_MESSAGE, 'the Agenda connection-loss test')) return;
+  cleanups.push(() => postgres!.stop());
+  const warnings: string[] = [];
+  const logger: Logger = { ...silentLogger, warn: (message: string) => void warnings.push(message), child: () => logger };
+  const queue = await createAgendaJobQueue({ connectionString: postgres!.url, name: 'loss', processEveryMillis: 100, logger });
+  let runs = 0;
+  queue.define('job', async () => {
+    runs++;
+  });
+  await queue.start();
+  cleanups.push(() => queue.stop());
+  await queue.now('job');
+  await waitFor(() => runs === 1, 30_000, 'the first run');
+
+  // What a restart does to every session of the database: terminate them (the pool's idle clients and the LISTEN one).
+  const admin = new pg.Client({ connectionString: postgres!.url });
+  await admin.connect();
+  try {
+    const ended = await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()');
+    expect(ended.rowCount).toBeGreaterThan(0);
+  } finally {
+    await admin.end();
+  }
+  await waitFor(() => warnings.some((w) => w.startsWith('agenda:')), 30_000, 'the lost connection logged');
+
+  await queue.now('job');
+  await waitFor(() => runs === 2, 30_000, 'a run after the connections were lost');
+});
