@@ -2,7 +2,7 @@ import { afterAll, describe, expect, test } from 'bun:test';
 import { appendFile, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createNodeProcessRunner } from './node-process-runner.ts';
-import { groupAlive, waitFor } from '../../tests/helpers/process-probes.ts';
+import { groupAlive, processTreeOf, uniqueSleep, waitFor } from '../../tests/helpers/process-probes.ts';
 
 const runner = createNodeProcessRunner({ drainGraceMs: 500, tailPollMs: 20 });
 const cleanups: (() => Promise<void>)[] = [];
@@ -47,7 +47,8 @@ describe('spawn', () => {
     const { path } = await workDir();
     const lines: string[] = [];
     const proc = await runner.spawn({
-      argv: ['sh', '-c', 'sleep 30 & echo "child $!"; wait'],
+      // The child outlives any wait below unless the signal reaches it.
+      argv: ['sh', '-c', `sleep ${uniqueSleep()} & echo "child $!"; wait`],
       cwd: path,
       env,
       onLine: (_s, l) => lines.push(l),
@@ -64,11 +65,12 @@ describe('spawn', () => {
 
   test('a leftover child holding the output open is killed after the drain grace', async () => {
     const { path } = await workDir();
-    const started = Date.now();
-    const proc = await runner.spawn({ argv: ['sh', '-c', 'sleep 30 & echo done'], cwd: path, env, onLine: () => {} });
+    // Five minutes: longer than the test may take, so the run ends only if the grace kills the child.
+    const leftover = uniqueSleep();
+    const proc = await runner.spawn({ argv: ['sh', '-c', `sleep ${leftover} & echo done`], cwd: path, env, onLine: () => {} });
     expect((await proc.exited).code).toBe(0);
-    expect(Date.now() - started).toBeLessThan(5_000);
     await waitFor(() => !groupAlive(proc.pid));
+    expect(processTreeOf(leftover)).toEqual([]);
   });
 
   test('a missing program rejects with a clear error, no crash', async () => {

@@ -148,7 +148,7 @@ export async function settle(check: () => boolean | Promise<boolean>, timeoutMs:
   while (!(await check()) && Date.now() < deadline) await Bun.sleep(intervalMs);
 }
 
-/** A completed run's figures against the target: exactly the requests it served, no errors, p50 <= p95 <= p99 < 1 s. */
+/** A completed run's figures against the target: exactly the requests it served, no errors, p50 <= p95 <= p99 < 10 s. */
 export function expectServedFigures(task: Task, served: number, minP50Ms: number): void {
   expect(task.total_requests).toBe(served);
   expect(task.error_rate).toBe(0);
@@ -156,7 +156,8 @@ export function expectServedFigures(task: Task, served: number, minP50Ms: number
   expect(task.p50!).toBeGreaterThanOrEqual(minP50Ms);
   expect(task.p95!).toBeGreaterThanOrEqual(task.p50!);
   expect(task.p99!).toBeGreaterThanOrEqual(task.p95!);
-  expect(task.p99!).toBeLessThan(1000);
+  // Plausible, not timed: room for a loaded machine, while a unit slip (µs read as ms, ×1000) is still caught.
+  expect(task.p99!).toBeLessThan(10_000);
 }
 
 /** The pids of live processes whose `/proc/<pid>/<file>` (NUL-separated) holds `entry`. */
@@ -185,7 +186,7 @@ export function processesOfTask(taskId: string): number[] {
  * afterwards means something): the task ends cancelled, no such process is left within `goneWithinMs`, and the task
  * stays cancelled.
  */
-export async function cancelLeavesNothing(ts: TestService, token: string, id: string, processes: () => number[], goneWithinMs = 15_000): Promise<void> {
+export async function cancelLeavesNothing(ts: TestService, token: string, id: string, processes: () => number[], goneWithinMs = 30_000): Promise<void> {
   expect(processes().length).toBeGreaterThan(0);
   expect((await ts.request(`/api/v1/tasks/${id}`, { method: 'DELETE', token })).status).toBe(204);
   expect((await waitForEnd(ts, token, id)).status).toBe('cancelled');

@@ -5,6 +5,7 @@
  */
 import { LatencyHistogram } from '../../core/domain/metrics/histogram.ts';
 import { createProtocolAgent, type ProtocolAgent } from './protocol-agent.ts';
+import { waitFor } from './process-probes.ts';
 import type { TestService } from './test-service.ts';
 
 export type Json = Record<string, unknown>;
@@ -156,7 +157,7 @@ export async function buildIsolationWorld(ts: TestService, base: string): Promis
   const gitRepo = await created(await call(owner.jwt, 'POST', '/git-repos', { json: { url: 'http://127.0.0.1:9/walk-a.git', path: 'walk-a-path', credentials: { password: 'walk-a-git-password' } } }));
   const spareGitRepo = await created(await call(owner.jwt, 'POST', '/git-repos', { json: { url: 'http://127.0.0.1:9/walk-a-spare.git' } }));
   const task = await created(await call(owner.jwt, 'POST', '/tasks', { json: { testId: testA.id, configId: config.id, machineIds: [machine.id], transport: 'ws' } }), 202);
-  for (let i = 0; i < 200 && agent.received.assigns.length === 0; i++) await Bun.sleep(25);
+  await waitFor(() => agent.received.assigns.length > 0, 30_000, "walk A's assignment to reach its agent");
   const assignmentId = agent.received.assigns[0]!.assignmentId;
   agent.start(assignmentId);
   agent.log(assignmentId, ['walk-a line 1']);

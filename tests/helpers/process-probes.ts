@@ -27,10 +27,15 @@ export function processAlive(pid: number): boolean {
   }
 }
 
-export async function waitFor(check: () => boolean, timeoutMs = 5_000) {
+/**
+ * Waits until `check` holds. The bound only turns a condition that never comes into a failure instead of a hang: it is
+ * generous (30 s), so a loaded machine is slow, not failing; never use it to assert how fast something happens.
+ * `what` names the condition (or gives the state to show) in the failure message.
+ */
+export async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = 30_000, what: string | (() => string) = 'a condition') {
   const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('timed out waiting');
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${typeof what === 'function' ? what() : what}`);
     await Bun.sleep(20);
   }
 }

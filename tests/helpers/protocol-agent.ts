@@ -224,14 +224,14 @@ export function createProtocolAgent(options: ProtocolAgentOptions) {
     holdsCancels: () => holdCancels,
 
     /** Opens the socket and says hello (reporting the runs it still has); resolves on welcome. */
-    async connect(timeoutMs = 10_000) {
+    async connect(timeoutMs = 30_000) {
       wantConnected = true;
       if (welcomed) return;
       if (!socket && !reconnectTimer) void open();
       await waitWelcomed(timeoutMs);
     },
     /** Waits for the automatic reconnect after a server restart. */
-    waitConnected: (timeoutMs = 15_000) => waitWelcomed(timeoutMs),
+    waitConnected: (timeoutMs = 30_000) => waitWelcomed(timeoutMs),
     /** A clean close (code 1000); the agent keeps its runs and reports them when it connects again. */
     async disconnect() {
       wantConnected = false;

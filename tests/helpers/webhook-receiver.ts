@@ -12,7 +12,10 @@ export interface WebhookReceiver {
   url: string;
   port: number;
   received: ReceivedHook[];
-  /** Decides the answer per request; default 200 "ok". Paths /redirect, /slow and /big answer as they say. */
+  /**
+   * Decides the answer per request; default 200 "ok". Paths /redirect and /big answer as they say; /slow answers only
+   * once the client has given up (or the receiver stops): too late for any timeout, however fast the machine.
+   */
   respond: (hook: ReceivedHook) => Response | Promise<Response>;
   waitFor(predicate: (received: ReceivedHook[]) => boolean, timeoutMillis?: number): Promise<ReceivedHook[]>;
   stop(): Promise<void>;
@@ -20,12 +23,14 @@ export interface WebhookReceiver {
 
 export function startWebhookReceiver(): WebhookReceiver {
   const received: ReceivedHook[] = [];
+  let stopping = () => {};
+  const stopped = new Promise<void>((resolve) => (stopping = resolve));
   const receiver: WebhookReceiver = {
     url: '',
     port: 0,
     received,
     respond: () => new Response('ok'),
-    async waitFor(predicate, timeoutMillis = 10_000) {
+    async waitFor(predicate, timeoutMillis = 30_000) {
       const deadline = Date.now() + timeoutMillis;
       while (!predicate(received)) {
         if (Date.now() > deadline) throw new Error(`webhook receiver: condition not met; received ${received.map((r) => r.body.event).join(', ')}`);
@@ -34,6 +39,7 @@ export function startWebhookReceiver(): WebhookReceiver {
       return received;
     },
     async stop() {
+      stopping();
       await server.stop(true);
     },
   };
@@ -50,7 +56,10 @@ export function startWebhookReceiver(): WebhookReceiver {
       received.push(hook);
       if (path === '/redirect') return new Response(null, { status: 302, headers: { location: `${receiver.url}/elsewhere` } });
       if (path === '/slow') {
-        await Bun.sleep(3000);
+        await new Promise<void>((resolve) => {
+          request.signal.addEventListener('abort', () => resolve(), { once: true });
+          void stopped.then(resolve);
+        });
         return new Response('late');
       }
       if (path === '/big') return new Response('x'.repeat(1024 * 1024));

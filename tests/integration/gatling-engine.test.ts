@@ -96,7 +96,8 @@ describe('Gatling alone through runAssignment', () => {
     // 2 users back to back for 2 s against a 5 ms target: far more than one user's worth, far fewer than a minute's.
     expect(served).toBeGreaterThan(50);
     expect(result.summary.requests).toBe(served);
-    expect(result.summary.endedAt - result.summary.startedAt).toBeLessThan(10_000);
+    // The config's 2 s, not the script's 60: a bound half-way between holds however slow the machine is.
+    expect(result.summary.endedAt - result.summary.startedAt).toBeLessThan(30_000);
     expect(transcript).not.toContain('load config was not applied');
   }, 60_000);
 

@@ -95,7 +95,7 @@ describe('Gatling through the service and a real agent', () => {
     if (!ready('the Gatling cancel test')) return;
     const { ts, token } = fixture!;
     const id = await startServing(ts, token, target, onTheAgent(simulation('/cancel'), { vus: 3, duration: '5m' }));
-    await cancelLeavesNothing(ts, token, id, () => jvmsOf(id), 20_000);
+    await cancelLeavesNothing(ts, token, id, () => jvmsOf(id));
     // The target sees no more requests once the JVM is gone.
     const after = target.served;
     await Bun.sleep(500);

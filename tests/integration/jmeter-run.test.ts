@@ -85,8 +85,9 @@ function expectPercentilesWithinDelay(task: Task) {
   expect(task.p50!).toBeGreaterThanOrEqual(minDelayMs);
   expect(task.p95!).toBeGreaterThanOrEqual(task.p50!);
   expect(task.p99!).toBeGreaterThanOrEqual(task.p95!);
-  // Above the target's longest delay only by what JMeter and a busy machine add; bounded, not timed.
-  expect(task.p99!).toBeLessThan(maxDelayMs + 1000);
+  // Above the target's longest delay only by what JMeter and a busy machine add: plausible, not timed. Ten seconds is
+  // room for a loaded machine; a unit slip (µs read as ms, ×1000) is still caught.
+  expect(task.p99!).toBeLessThan(maxDelayMs + 10_000);
 }
 
 describe('JMeter through the service and a real agent', () => {

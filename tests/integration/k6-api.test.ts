@@ -66,10 +66,13 @@ test('k6 run through the service: total_requests equals the target count; the fi
   expect(task.p50 as number).toBeGreaterThan(0);
   expect(task.p95 as number).toBeGreaterThanOrEqual(task.p50 as number);
   expect(task.p99 as number).toBeGreaterThanOrEqual(task.p95 as number);
-  expect(task.p99 as number).toBeLessThan(1000);
-  // Requests over the measured window: about the 3 s the config asked for.
+  // Plausible, not timed: room for a loaded machine, while a unit slip (µs read as ms, ×1000) is still caught.
+  expect(task.p99 as number).toBeLessThan(10_000);
+  // Requests over the measured window (first sample to last): not under 2 s, since k6 starts iterations for the 3 s the
+  // config asked for however fast the machine, nor over those 3 s plus k6's 30 s graceful stop however slow; a rate per
+  // millisecond, or over the wrong window, would fall outside.
   const rps = task.requests_per_sec as number;
-  expect(rps).toBeGreaterThan(requests / 4.5);
+  expect(rps).toBeGreaterThan(requests / 33);
   expect(rps).toBeLessThan(requests / 2);
   // The interval snapshots are kept as the run's time series, and add up to the run.
   const points: { requests: number }[] = await ts.service.database

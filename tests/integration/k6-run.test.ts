@@ -12,6 +12,7 @@ import { LatencyHistogram } from '../../core/domain/metrics/histogram.ts';
 import { k6OutputExtensionName, k6OutputProbe } from '../../plugins/load-tool-k6/engine.ts';
 import { createK6Tool } from '../../plugins/load-tool-k6/k6-tool.ts';
 import { findK6, k6MissingReason, requireOrSkip } from '../helpers/k6-binary.ts';
+import { waitFor } from '../helpers/process-probes.ts';
 
 const k6 = findK6();
 const runner = createNodeProcessRunner();
@@ -113,7 +114,9 @@ export default function () {
     expect(p50).toBeGreaterThanOrEqual(1);
     expect(p95).toBeGreaterThanOrEqual(p50);
     expect(p99).toBeGreaterThanOrEqual(p95);
-    expect(p99).toBeLessThan(1000);
+    // Plausible, not timed: the target answers in 1-20 ms; ten seconds is room for a loaded machine, while a unit slip
+    // (microseconds read as milliseconds) would still be caught.
+    expect(p99).toBeLessThan(10_000);
 
     // Interval snapshots arrived while k6 ran, and add up to the summary.
     expect(intervals.length).toBeGreaterThanOrEqual(3);
@@ -168,19 +171,16 @@ export default function () {
 `;
     const controller = new AbortController();
     let pid = 0;
-    const running = run(tool, script, { vus: 3, duration: '60s' }, controller.signal, (started) => (pid = started));
-    const deadline = Date.now() + 30_000;
-    while (target.requests < 20 && Date.now() < deadline) await Bun.sleep(50);
-    expect(target.requests).toBeGreaterThanOrEqual(20);
+    // Ten minutes, past the test's timeout: the run can only end in time because the cancel stopped k6.
+    const running = run(tool, script, { vus: 3, duration: '10m' }, controller.signal, (started) => (pid = started));
+    await waitFor(() => target.requests >= 20, 30_000, 'k6 to send 20 requests');
     const abortedAt = Date.now();
     controller.abort();
     const { result, transcript } = await running;
     const stoppedIn = Date.now() - abortedAt;
     expect(result.outcome, transcript).toEqual({ status: 'failed', reason: 'cancelled' });
-    expect(stoppedIn).toBeLessThan(10_000);
     // Zombies are reaped by PID 1, which may take a moment in a container.
-    const gone = Date.now() + 10_000;
-    while (!groupGone(pid) && Date.now() < gone) await Bun.sleep(50);
+    await waitFor(() => groupGone(pid), 30_000, `k6's process group ${pid} to be gone`);
     expect(() => process.kill(pid, 0)).toThrow();
     expect(groupGone(pid)).toBe(true);
     // What k6 wrote before it died is kept; requests still in flight at the kill may be missing, never invented.

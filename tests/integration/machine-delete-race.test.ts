@@ -16,7 +16,7 @@ const api = (path: string, init: { method?: string; json?: unknown } = {}) =>
 const sql = <T>(text: string, params: unknown[] = []) =>
   (ts.service.database.fork() as unknown as { getConnection(): { execute(s: string, p: unknown[]): Promise<T[]> } }).getConnection().execute(text, params);
 
-async function until<T>(read: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
+async function until<T>(read: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();
@@ -45,23 +45,31 @@ test('delete a machine while a run is being placed on it: the deletion or the ru
   const created = await api('/tests', { method: 'POST', json: { name: 'race', tool: 'custom', script: '#!/bin/sh\necho hi\n' } });
   const testId = ((await created.json()) as { id: string }).id;
   const outcomes = { deleted: 0, placed: 0 };
+  // How far the agent's hello leads the DELETE (ms; negative: the DELETE leads) adapts to this machine, not to fixed
+  // head starts: after each outcome the losing side gets more room, doubling while the same side keeps winning and
+  // halving once it flips. The rounds gather where the two arrive together, however fast or loaded the machine, and
+  // both outcomes occur.
+  let lead = 0;
+  let step = 4;
+  let last: 'deleted' | 'placed' | null = null;
   for (let round = 0; round < 30; round++) {
     const agent = createProtocolAgent({ origin: ts.url, token: agentToken, hostname: `race-${round}`, tools: ['custom'] });
     agents.push(agent);
     await agent.connect();
     const machineId = agent.machineId()!;
     // The run waits for the machine's agent; the agent comes back (the dispatcher places the run) while the machine
-    // is deleted, each side given a small head start in turn.
+    // is deleted.
     await agent.disconnect();
     const started = await api('/tasks', { method: 'POST', json: { testId, machineIds: [machineId] } });
     expect(started.status).toBe(202);
-    // The agent's hello takes a few milliseconds longer than a DELETE, so it gets the longer head starts.
-    const agentFirst = round % 3 !== 0;
-    const lag = agentFirst ? 5 * (round % 8) : round % 3;
     const [, deleted] = await Promise.all([
-      Bun.sleep(agentFirst ? 0 : lag).then(() => agent.connect()),
-      Bun.sleep(agentFirst ? lag : 0).then(() => api(`/machines/${machineId}`, { method: 'DELETE' })),
+      Bun.sleep(Math.max(0, -lead)).then(() => agent.connect()),
+      Bun.sleep(Math.max(0, lead)).then(() => api(`/machines/${machineId}`, { method: 'DELETE' })),
     ]);
+    const outcome = deleted.status === 204 ? 'deleted' : 'placed';
+    step = last === null || outcome === last ? Math.min(step * 2, 4_000) : Math.max(1, step / 2);
+    lead += outcome === 'deleted' ? step : -step;
+    last = outcome;
     if (deleted.status === 204) {
       outcomes.deleted++;
       const taskId = ((await started.json()) as { id: string }).id;
@@ -83,5 +91,5 @@ test('delete a machine while a run is being placed on it: the deletion or the ru
   // Both sides of the race were exercised, so the test says something about each.
   expect(outcomes.deleted).toBeGreaterThan(0);
   expect(outcomes.placed).toBeGreaterThan(0);
-  if (process.env.DEBUG_RACE) console.log(outcomes);
+  if (process.env.DEBUG_RACE) console.log(outcomes, { lead });
 }, 120_000);

@@ -10,6 +10,7 @@ import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { type AgentProcess, startAgentProcess } from '../helpers/agent-process.ts';
+import { waitFor } from '../helpers/process-probes.ts';
 import { passwordGrant, repoRoot, type ServiceProcess, startServiceProcess } from '../helpers/service-process.ts';
 import { readSse } from '../helpers/stream-clients.ts';
 
@@ -155,8 +156,16 @@ async function attack(script: string, machineId: string) {
   // Followed live from the start, as a user would: the output streams while the sandboxed script runs.
   const live = await readSse(await fetch(`${service.url}/api/v1/tasks/${task.body.id}/log-stream`, { headers: { authorization: `Bearer ${mallory}`, 'x-workspace-id': workspaceId } }));
   const stored = await readSse(await fetch(`${service.url}/api/v1/tasks/${task.body.id}/log-stream?after=0`, { headers: { authorization: `Bearer ${admin}` } }));
-  const texts = (events: typeof live.events) => events.filter((e) => e.data.type === 'log').map((e) => String(e.data.text));
-  return { live: texts(live.events), stored: texts(stored.events), done: stored.events.at(-1)?.data as { type: string; task: { status: string } } };
+  const texts = (events: typeof live.events, source?: 'out') =>
+    events.filter((e) => e.data.type === 'log' && (!source || e.data.source === source)).map((e) => String(e.data.text));
+  return {
+    live: texts(live.events),
+    stored: texts(stored.events),
+    // Stdout alone, in order. The shell's own errors (a probe's `< file` it cannot open) go to stderr, another pipe:
+    // how its lines interleave with stdout's depends on which pipe the agent reads first, so no order across the two.
+    out: texts(stored.events, 'out'),
+    done: stored.events.at(-1)?.data as { type: string; task: { status: string } },
+  };
 }
 
 function expectNoSecret(log: string[]) {
@@ -180,13 +189,15 @@ function expectNoInheritedDescriptor(log: string[]) {
 
 describe('a member\'s custom script cannot reach the instance\'s secrets', () => {
   test('on the local agent inside the service: every secret file denied, /proc shows no server, the env holds only the run', async () => {
-    expect(service.output()).toContain('tools run in a sandbox');
+    // The service answers /healthz before it starts its local agent, which logs its sandbox before it registers: once
+    // the machine is online the line has been written, though this process may not have read it from the pipe yet.
     const local = await onlineMachine((m) => m.name === 'local agent');
-    const { live, stored, done } = await attack(attackScript({ serverPid: service.pid }), local.id);
+    await waitFor(() => service.output().includes('tools run in a sandbox'), 30_000, () => `the local agent's sandbox line in:\n${service.output()}`);
+    const { live, stored, out, done } = await attack(attackScript({ serverPid: service.pid }), local.id);
     expect(done).toMatchObject({ type: 'done', task: { status: 'completed' } });
     // It ran, and streamed: the live stream saw what was stored, first line to last.
-    expect(stored[0]).toStartWith('probe: uid ');
-    expect(stored.at(-1)).toBe('probe done');
+    expect(out[0]).toStartWith('probe: uid ');
+    expect(out.at(-1)).toBe('probe done');
     expect(live).toEqual(stored);
     expectNoSecret(stored);
     for (const file of ['identity/realm-key.json', 'auth-client-secret', 'initial-admin-password', 'pglite/PG_VERSION', 'pglite/global/pg_control']) {
@@ -211,9 +222,9 @@ describe('a member\'s custom script cannot reach the instance\'s secrets', () =>
     await remote.registered();
     expect(remote.output()).toContain('tools run in a sandbox');
     const machine = await onlineMachine((m) => m.hostname === 'isolation-remote');
-    const { live, stored, done } = await attack(attackScript({ serverPid: service.pid, agentPid: remote.pid }), machine.id);
+    const { live, stored, out, done } = await attack(attackScript({ serverPid: service.pid, agentPid: remote.pid }), machine.id);
     expect(done).toMatchObject({ type: 'done', task: { status: 'completed' } });
-    expect(stored.at(-1)).toBe('probe done');
+    expect(out.at(-1)).toBe('probe done');
     expect(live).toEqual(stored);
     expectNoSecret(stored);
     expect(stored).toContain(`DENIED /proc/${remote.pid}/cmdline`);

@@ -44,7 +44,7 @@ async function start(testId: string, extra: Record<string, unknown> = {}, as = t
 
 const task = async (id: string, as = token) => (await (await api(`/tasks/${id}`, { token: as })).json()) as Record<string, unknown>;
 
-async function until<T>(read: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
+async function until<T>(read: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();
@@ -77,7 +77,7 @@ describe('sequences that used to get stuck', () => {
     expect(a.finished_at).not.toBeNull();
     expect(new Date(b.created_at).getTime()).toBeGreaterThanOrEqual(new Date(a.finished_at!).getTime());
     await until(machines, (list) => list.every((m) => m.status === 'online'));
-  }, 40_000);
+  }, 60_000);
 
   test('following the stream right after POST /tasks shows every line from the first', async () => {
     const script = '#!/bin/sh\nfor i in 1 2 3 4 5 6 7 8 9 10; do echo "line $i"; done\n';
@@ -87,7 +87,7 @@ describe('sequences that used to get stuck', () => {
     expect(lines).toEqual(Array.from({ length: 10 }, (_, i) => `line ${i + 1}`));
     expect(events.map((e) => e.id).filter((x) => x !== 'end')).toEqual(Array.from({ length: 10 }, (_, i) => String(i + 1)));
     expect(events.at(-1)!.data).toMatchObject({ type: 'done', task: { status: 'completed' } });
-  }, 20_000);
+  }, 60_000);
 
   test('a NUL byte and invalid UTF-8 are stored replaced, and no line of the batch is lost', async () => {
     const script = "#!/bin/sh\necho before\nprintf 'x\\000y\\n'\nprintf 'bad \\377\\376 bytes\\n'\necho after\n";
@@ -101,7 +101,7 @@ describe('sequences that used to get stuck', () => {
     expect(lines[2]).toStartWith('bad ');
     expect(lines[2]).toContain('\uFFFD');
     expect(lines[3]).toBe('after');
-  }, 20_000);
+  }, 60_000);
 
   test('cancel right after start: 204, and the tool never goes ahead', async () => {
     const marker = join(scratch, 'went-ahead');
@@ -111,18 +111,19 @@ describe('sequences that used to get stuck', () => {
     expect(existsSync(marker)).toBe(false);
     expect((await task(id)).status).toBe('cancelled');
     await until(machines, (list) => list.every((m) => m.status === 'online'));
-  }, 20_000);
+  }, 60_000);
 
   test('a pending task past its pending timeout fails with a reason; nothing waits forever', async () => {
-    const busy = (await start(await createTest('#!/bin/sh\nsleep 30\n'))).body.id;
+    // Busy past the test's end (cancelled below): the machine cannot free up and take the waiting task instead.
+    const busy = (await start(await createTest('#!/bin/sh\nsleep 300\n'))).body.id;
     await until(() => task(busy), (t) => t.status === 'running');
     const waiting = (await start(await createTest('#!/bin/sh\necho never\n'), { pendingTimeout: 1 })).body.id;
-    const failed = await until(() => task(waiting), (t) => t.status !== 'pending', 10_000);
+    const failed = await until(() => task(waiting), (t) => t.status !== 'pending', 20_000);
     expect(failed.status).toBe('failed');
     expect(String(failed.error)).toContain('pending timeout');
     await api(`/tasks/${busy}`, { method: 'DELETE' });
     await until(machines, (list) => list.every((m) => m.status === 'online'));
-  }, 30_000);
+  }, 60_000);
 });
 
 describe('fair dispatch', () => {
@@ -141,9 +142,10 @@ describe('fair dispatch', () => {
     const over = await start(crowdTest, {}, crowd.token);
     expect(over.status).toBe(429);
     expect(over.body.error).toBe('too_many_pending_tasks');
-    // Our workspace's run is dispatched at once although 1,000 older tasks wait elsewhere.
+    // Our workspace's run is dispatched although 1,000 older tasks wait elsewhere (a starved one would never be; the bound
+    // is wide for a loaded machine).
     const id = (await start(await createTest('#!/bin/sh\necho fair\n'))).body.id;
-    const done = await until(() => task(id), (t) => t.status === 'completed', 10_000);
+    const done = await until(() => task(id), (t) => t.status === 'completed', 40_000);
     expect(done.status).toBe('completed');
     expect((await task((await sql<{ id: string }>('select id from tasks where workspace_id = ? limit 1', [workspaceId]))[0]!.id, crowd.token)).status).toBe('pending');
     await sql(`update tasks set status = 'cancelled', finished_at = now() where workspace_id = ? and status = 'pending'`, [workspaceId]);
@@ -160,7 +162,7 @@ async function rawAgent(hostname: string, agentToken: string) {
     socket.addEventListener('error', () => reject(new Error('agent socket failed')));
   });
   const send = (message: Record<string, unknown>) => socket.send(JSON.stringify(message));
-  const next = (type: string) => until(async () => inbox.find((m) => m.type === type), (m) => m !== undefined, 10_000) as Promise<Record<string, unknown>>;
+  const next = (type: string) => until(async () => inbox.find((m) => m.type === type), (m) => m !== undefined) as Promise<Record<string, unknown>>;
   send({ type: 'hello', protocol: 1, hostname, ip_address: '127.0.0.1', os: 'linux', arch: 'x86_64', cpu_cores: 1, memory_gb: 1, agent_version: 't', tools: ['custom'], running: [] });
   const welcome = await next('welcome');
   return { socket, inbox, send, next, machineId: String(welcome.machineId) };
@@ -192,7 +194,7 @@ describe('agents that misbehave', () => {
     expect((await task(next, owner.token)).status).toBe('running');
     await api(`/tasks/${next}`, { method: 'DELETE', token: owner.token });
     agent.socket.close();
-  }, 30_000);
+  }, 60_000);
 
   test('an assign that never reached the agent is sent again when it says hello; a second hello is refused', async () => {
     const owner = await ts.apiToken('lossy-agent');
@@ -217,11 +219,11 @@ describe('agents that misbehave', () => {
     expect(listed.map((m) => [m.hostname, m.status])).toEqual([['lossy-host', 'online']]);
     again.socket.close();
     await until(async () => ((await (await api('/machines', { token: owner.token })).json()) as { status: string }[])[0]!.status, (s) => s === 'offline');
-  }, 30_000);
+  }, 60_000);
 });
 
 describe('revoked access', () => {
-  test('revoking a token closes its open SSE stream and its agent socket within a second', async () => {
+  test('revoking a token closes its open SSE stream and its agent socket', async () => {
     const owner = await ts.apiToken('revoking-owner');
     const mint = async (scopes: string[]) =>
       (await (await api('/api-tokens', { method: 'POST', token: owner.jwt, json: { name: scopes.join(' '), scopes } })).json()) as { id: string; token: string };
@@ -229,20 +231,21 @@ describe('revoked access', () => {
     const reader = await mint(['runs:read']);
     const agent = await rawAgent('revoked-host', agentToken.token);
     const closed = new Promise<number>((resolve) => agent.socket.addEventListener('close', (event) => resolve(event.code)));
-    const testId = ((await (await api('/tests', { method: 'POST', token: owner.token, json: { name: 'r', tool: 'custom', script: 'sleep 30' } })).json()) as { id: string }).id;
+    // The run outlasts the test: only the revocation can end the stream before the test's own timeout.
+    const testId = ((await (await api('/tests', { method: 'POST', token: owner.token, json: { name: 'r', tool: 'custom', script: 'sleep 300' } })).json()) as { id: string }).id;
     const id = (await start(testId, {}, owner.token)).body.id;
+    // The stream is registered for re-checks before its headers go out (sseResponse starts it synchronously): once the
+    // answer is here, a revocation reaches it.
     const response = await fetch(`${ts.url}/api/v1/tasks/${id}/log-stream`, { headers: { authorization: `Bearer ${reader.token}` } });
     expect(response.status).toBe(200);
     const reading = readSse(response);
-    await Bun.sleep(200);
-    const revokedAt = Date.now();
     expect((await api(`/api-tokens/${reader.id}`, { method: 'DELETE', token: owner.jwt })).status).toBe(204);
-    const { ended } = await reading;
+    const { events, ended } = await reading;
     expect(ended).toBe(true);
-    // Cut off by the revocation, not by the run (which lasts 30 s).
-    expect(Date.now() - revokedAt).toBeLessThan(10_000);
+    // Cut off by the revocation (its own event), not by the run.
+    expect(events.at(-1)!.data).toMatchObject({ type: 'error', message: 'stream closed: access was revoked' });
     expect((await api(`/api-tokens/${agentToken.id}`, { method: 'DELETE', token: owner.jwt })).status).toBe(204);
     expect(await closed).toBe(4401);
     await api(`/tasks/${id}`, { method: 'DELETE', token: owner.token });
-  }, 30_000);
+  }, 60_000);
 });

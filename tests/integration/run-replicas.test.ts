@@ -178,7 +178,8 @@ test('a machine deleted on B: the agent connected to A is cut off at once and st
     (m) => m?.status === 'online',
   );
   expect((await call(b, `/machines/${machine!.id}`, { method: 'DELETE' })).status).toBe(204);
-  expect(await Promise.race([doomed.exited(), Bun.sleep(5_000).then(() => 'still running')])).toBe(3);
+  // Wide: an agent that kept retrying instead would still be running, however slow the machine.
+  expect(await Promise.race([doomed.exited(), Bun.sleep(30_000).then(() => 'still running')])).toBe(3);
   expect((await machines(a)).some((m) => m.hostname === 'doomed-on-a')).toBe(false);
 }, 60_000);
 

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { createLogStore, type LogStore } from '../../core/services/runs/log-store.ts';
 import { createStreamHub } from '../../core/services/runs/stream-hub.ts';
 import type { StreamSink, TaskEvent } from '../../core/services/runs/task-events.ts';
+import { waitFor } from '../helpers/process-probes.ts';
 import { type ServiceWithAgent, startServiceWithAgent } from '../helpers/service-with-agent.ts';
 
 const lineCount = 40;
@@ -20,12 +21,8 @@ beforeAll(async () => {
   const { id: testId } = (await test.json()) as { id: string };
   const started = await ts.request('/api/v1/tasks', { method: 'POST', token, json: { testId } });
   finishedTaskId = ((await started.json()) as { id: string }).id;
-  for (let i = 0; i < 200; i++) {
-    const task = (await (await ts.request(`/api/v1/tasks/${finishedTaskId}`, { token })).json()) as { status: string };
-    if (task.status === 'completed') return;
-    await Bun.sleep(50);
-  }
-  throw new Error('the run did not complete');
+  const status = async () => ((await (await ts.request(`/api/v1/tasks/${finishedTaskId}`, { token })).json()) as { status: string }).status;
+  await waitFor(async () => (await status()) === 'completed', 45_000, 'the run to complete');
 }, 60_000);
 
 afterAll(() => fixture?.stop());
@@ -76,7 +73,7 @@ describe('a subscriber the replica gets to late', () => {
     release();
     const client = recordingSink();
     await hub.follow(finishedTaskId, null, client.sink, true);
-    for (let i = 0; i < 100 && client.endedWith() === null; i++) await Bun.sleep(20);
+    await waitFor(() => client.endedWith() !== null, 30_000, 'the subscriber to end');
     expect(client.lines()).toEqual(expectedLines);
     expect(client.last()).toBe('done');
     expect(client.endedWith()).toBe('done');
@@ -98,12 +95,12 @@ describe('a subscriber the replica gets to late', () => {
     const following = hub.follow(finishedTaskId, null, client.sink, true);
     // The feed learns the run ended and reaches its terminal event while this subscriber's replay waits.
     hub.finished(finishedTaskId);
-    for (let i = 0; i < 50 && hub.followedTasks().includes(finishedTaskId); i++) await Bun.sleep(20);
+    await waitFor(() => !hub.followedTasks().includes(finishedTaskId), 30_000, 'the feed to stop following the run');
     expect(hub.followedTasks()).not.toContain(finishedTaskId);
     expect(client.endedWith()).toBeNull();
     release();
     await following;
-    for (let i = 0; i < 100 && client.endedWith() === null; i++) await Bun.sleep(20);
+    await waitFor(() => client.endedWith() !== null, 30_000, 'the subscriber to end');
     expect(client.lines()).toEqual(expectedLines);
     expect(client.last()).toBe('done');
     expect(client.endedWith()).toBe('done');

@@ -1,6 +1,8 @@
 /** SSE and WebSocket over real sockets: ordering, the terminal event, close code, late join, resume, refused handshakes. */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { readSse, readWebSocket, upgradeAttempt } from '../helpers/stream-clients.ts';
+import { waitFor } from '../helpers/process-probes.ts';
+import { createRunGate } from '../helpers/run-gate.ts';
 import { type ServiceWithAgent, startServiceWithAgent } from '../helpers/service-with-agent.ts';
 import type { TestService } from '../helpers/test-service.ts';
 
@@ -20,12 +22,9 @@ async function startRun(script: string, transport = 'sse') {
 }
 
 async function waitForStatus(id: string, status: string) {
-  for (let i = 0; i < 200; i++) {
-    const task = (await (await ts.request(`/api/v1/tasks/${id}`, { token })).json()) as { status: string };
-    if (task.status === status) return task;
-    await Bun.sleep(50);
-  }
-  throw new Error(`task ${id} never became ${status}`);
+  let task = { status: '' };
+  await waitFor(async () => (task = (await (await ts.request(`/api/v1/tasks/${id}`, { token })).json()) as { status: string }).status === status, 30_000, `task ${id} to become ${status}`);
+  return task;
 }
 
 const sse = (id: string, headers: Record<string, string> = {}) =>
@@ -36,8 +35,12 @@ beforeAll(async () => {
   ({ ts, token } = fixture);
 }, 60_000);
 
+/** Run after the service stops: a gate left shut keeps its run waiting until then. */
+const cleanups: (() => Promise<void>)[] = [];
+
 afterAll(async () => {
   await fixture?.stop();
+  for (const cleanup of cleanups) await cleanup();
 });
 
 describe('SSE', () => {
@@ -85,7 +88,10 @@ describe('SSE', () => {
 
 describe('placement', () => {
   test('a second run waits, pending, while the only machine is busy, then runs', async () => {
-    const first = await startRun('#!/bin/sh\nsleep 1\necho first\n');
+    // The first run holds the machine until the checks below are done, however long they take.
+    const checked = await createRunGate();
+    cleanups.push(checked.remove);
+    const first = await startRun(`#!/bin/sh\n${checked.wait}\necho first\n`);
     // Placement follows the answer to POST /tasks; wait for it, so "busy" below is not a race with the dispatcher.
     await waitForStatus(first.id, 'running');
     const second = await startRun('#!/bin/sh\necho second\n');
@@ -97,6 +103,7 @@ describe('placement', () => {
     const busyDelete = await ts.request(`/api/v1/machines/${machines[0]!.id}`, { method: 'DELETE', token });
     expect(busyDelete.status).toBe(409);
     expect(((await busyDelete.json()) as { message: string }).message).toContain('is running or stopping a task');
+    await checked.open();
     await waitForStatus(first.id, 'completed');
     const done = await waitForStatus(second.id, 'completed');
     expect((done as unknown as { machine_ids: string[] }).machine_ids).toEqual([machines[0]!.id]);
@@ -139,7 +146,7 @@ describe('WebSocket', () => {
     await new Promise((resolve) => socket.addEventListener('open', resolve));
     socket.send('not json');
     socket.send(JSON.stringify({ type: 'hello', protocol: 1 }));
-    for (let i = 0; i < 100 && replies.length < 2; i++) await Bun.sleep(20);
+    await waitFor(() => replies.length >= 2, 30_000, 'two error replies');
     socket.close();
     expect(replies[0]).toEqual({ type: 'error', message: 'messages must be JSON' });
     expect(replies[1]!.type).toBe('error');

@@ -74,7 +74,7 @@ test('kill -9 mid-delivery, restart: every delivery arrives, duplicates only whe
       await Bun.sleep(50);
     }
   }
-  await receiver.waitFor((all) => all.length >= 5, 10_000);
+  await receiver.waitFor((all) => all.length >= 5, 60_000);
   await service.kill('SIGKILL');
   const inFlight = new Set(receiver.received.map((r) => r.headers['x-service-delivery']!));
   release();

@@ -213,15 +213,15 @@ describe('failures and limits', () => {
     const closed = await ts.request('/api/v1/webhooks', { method: 'POST', token: owner, json: { url: 'http://127.0.0.1:9/nothing', events: ['test.started'] } });
     const closedId = ((await closed.json()) as { id: string }).id;
     await outbox('run.started', {});
-    const started = Date.now();
-    await (await worker({ timeoutMillis: 500 })).collect();
-    expect(Date.now() - started).toBeLessThan(2500);
+    // /slow answers only after the client gave up: collect() returning at all shows the timeout ended that attempt. The
+    // timeout is wide so the endpoints that do answer never meet it on a loaded machine.
+    await (await worker({ timeoutMillis: 3000 })).collect();
 
     expect((await deliveries(redirect.id))[0]!.attempts[0]).toMatchObject({ outcome: 'failure', status_code: 302, error: 'redirect (302) not followed' });
     expect(receiver.received.filter((r) => r.path === '/elsewhere')).toHaveLength(0);
     const timedOut = (await deliveries(slow.id))[0]!;
-    expect(timedOut.attempts[0]).toMatchObject({ outcome: 'failure', status_code: null, error: 'no answer within 0.5 s' });
-    expect(timedOut.attempts[0]!.duration_ms).toBeGreaterThanOrEqual(450);
+    expect(timedOut.attempts[0]).toMatchObject({ outcome: 'failure', status_code: null, error: 'no answer within 3 s' });
+    expect(timedOut.attempts[0]!.duration_ms).toBeGreaterThanOrEqual(2950);
     const large = (await deliveries(big.id))[0]!;
     expect(large.attempts[0]).toMatchObject({ outcome: 'success', status_code: 200 });
     expect(large.attempts[0]!.response_excerpt).toBe('x'.repeat(2048));

@@ -28,7 +28,8 @@ async function agentToken(name: string): Promise<{ id: string; token: string }> 
 const machine = async (hostname: string) =>
   ((await (await api('/machines')).json()) as { id: string; hostname: string; status: string }[]).find((m) => m.hostname === hostname);
 
-async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
+/** Polls `read` until `done` holds; the bound is generous (a loaded machine is slow, not failing) and never a speed test. */
+async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();
@@ -65,16 +66,17 @@ afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
-test('a revoked agent token: the socket closes within a second and the machine goes offline', async () => {
+test('a revoked agent token: the socket closes and the machine goes offline', async () => {
   const { id, token } = await agentToken('revoked');
   const agent = await connectedAgent('gen-revoked', token);
   expect((await api(`/api-tokens/${id}`, { method: 'DELETE' })).status).toBe(204);
-  await waitFor(() => machine('gen-revoked'), (m) => m?.status === 'offline', 5_000);
+  // Told by the revocation itself: the agent's own output names it (a dropped connection would not).
+  await waitFor(() => machine('gen-revoked'), (m) => m?.status === 'offline');
   expect(agent.output()).toContain('access revoked');
   // Reconnecting with the dead token gets nowhere.
   await Bun.sleep(1_500);
   expect((await machine('gen-revoked'))?.status).toBe('offline');
-}, 30_000);
+}, 60_000);
 
 test('a rotated agent token: the old secret loses its socket; the new one connects', async () => {
   const { id, token } = await agentToken('rotated');
@@ -82,23 +84,24 @@ test('a rotated agent token: the old secret loses its socket; the new one connec
   const rotated = await api(`/api-tokens/${id}/rotate`, { method: 'POST' });
   expect(rotated.status).toBe(200);
   const { token: fresh } = (await rotated.json()) as { token: string };
-  await waitFor(() => machine('gen-rotated'), (m) => m?.status === 'offline', 5_000);
+  await waitFor(() => machine('gen-rotated'), (m) => m?.status === 'offline');
   expect(agent.output()).toContain('access revoked');
   await agent.kill();
   await connectedAgent('gen-rotated', fresh);
-}, 30_000);
+}, 60_000);
 
 test('a deleted machine: its agent is told, stops for good (exit code 3) and does not register the machine again', async () => {
   const { token } = await agentToken('deleted');
   const agent = await connectedAgent('gen-deleted', token);
   const id = (await machine('gen-deleted'))!.id;
   expect((await api(`/machines/${id}`, { method: 'DELETE' })).status).toBe(204);
-  const code = await Promise.race([agent.exited(), Bun.sleep(5_000).then(() => 'still running')]);
+  // Wide: an agent that kept retrying instead would still be running, however slow the machine.
+  const code = await Promise.race([agent.exited(), Bun.sleep(30_000).then(() => 'still running')]);
   expect(code).toBe(3);
   expect(agent.output()).toContain('the service deleted this machine');
   await Bun.sleep(500);
   expect(await machine('gen-deleted')).toBeUndefined();
-}, 30_000);
+}, 60_000);
 
 test('hello with an empty name is refused and the socket closed; no machine is registered', async () => {
   const { token } = await agentToken('empty-name');

@@ -11,6 +11,7 @@ import { newPublicId } from '../../core/domain/public-id.ts';
 import { policyKey } from '../../core/http/route-policy.ts';
 import { buildIsolationWorld, type Call, histogram, type Json, rawAgent as rawAgentAt, type WorkspaceA, type WorkspaceB } from '../helpers/isolation-world.ts';
 import { freePort } from '../helpers/service-process.ts';
+import { waitFor } from '../helpers/process-probes.ts';
 import { readSse, upgradeAttempt } from '../helpers/stream-clients.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
 import { insertPoints } from '../helpers/metric-points.ts';
@@ -341,11 +342,9 @@ function cases(): Record<string, RouteCase> {
         status: 202,
         call: async () => {
           // A finished delivery can be sent again: wait for the receiver's 200 first.
-          for (let i = 0; i < 100; i++) {
-            const list = (await (await call(a.jwt, 'GET', `/webhooks/${a.webhook.id}/deliveries?limit=1000`)).json()) as { id: string; state: string }[];
-            if (list.find((d) => d.id === a.deliveryId)?.state !== 'waiting') break;
-            await Bun.sleep(50);
-          }
+          const state = async () =>
+            ((await (await call(a.jwt, 'GET', `/webhooks/${a.webhook.id}/deliveries?limit=1000`)).json()) as { id: string; state: string }[]).find((d) => d.id === a.deliveryId)?.state;
+          await waitFor(async () => (await state()) !== 'waiting', 30_000, "walk A's delivery to finish");
           return call(a.jwt, 'POST', `/webhooks/${a.webhook.id}/deliveries/${a.deliveryId}/redeliver`);
         },
       },

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
+import { afterAll, beforeAll, beforeEach, describe, expect, setSystemTime, test } from 'bun:test';
 import { startTestService, type TestService } from '../../../tests/helpers/test-service.ts';
 
 let ts: TestService;
@@ -92,12 +92,19 @@ describe('API tokens', () => {
   });
 
   test('an expired token is 401 token_expired', async () => {
-    const { body } = await createToken(owner, { name: 'short', expires_at: new Date(Date.now() + 1500).toISOString() });
+    // An hour to live, then the clock (this process's: the service runs in it) moves past the expiry: no race between a
+    // short expiry and a slow machine's first request.
+    const expiresAt = Date.now() + 3600_000;
+    const { body } = await createToken(owner, { name: 'short', expires_at: new Date(expiresAt).toISOString() });
     expect((await ts.request('/api/v1/machines', { token: body.token })).status).toBe(200);
-    await Bun.sleep(1600);
-    const response = await ts.request('/api/v1/machines', { token: body.token });
-    expect(response.status).toBe(401);
-    expect(await response.json()).toEqual({ error: 'token_expired', message: 'API token expired' });
+    setSystemTime(new Date(expiresAt + 1000));
+    try {
+      const response = await ts.request('/api/v1/machines', { token: body.token });
+      expect(response.status).toBe(401);
+      expect(await response.json()).toEqual({ error: 'token_expired', message: 'API token expired' });
+    } finally {
+      setSystemTime();
+    }
   });
 
   test('a mistyped token fails the checksum without a lookup; an unknown well-formed one is 401', async () => {
