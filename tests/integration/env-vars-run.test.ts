@@ -12,6 +12,7 @@ import { createProtocolAgent } from '../helpers/protocol-agent.ts';
 import { type ServiceWithAgent, startServiceWithAgent } from '../helpers/service-with-agent.ts';
 import { readSse } from '../helpers/stream-clients.ts';
 import type { TestService } from '../helpers/test-service.ts';
+import { waitFor } from '../helpers/process-probes.ts';
 
 let fixture: ServiceWithAgent;
 let ts: TestService;
@@ -154,7 +155,7 @@ describe('the server masks on its own', () => {
     await agent.connect();
     try {
       const run = await startRun('#!/bin/sh\necho unused\n');
-      for (let i = 0; i < 200 && agent.received.assigns.length === 0; i++) await Bun.sleep(25);
+      await waitFor(() => agent.received.assigns.length > 0, 30_000, 'the assignment at the raw agent');
       const assignment = agent.received.assigns[0]!;
       expect(assignment.env).toEqual({ API_SECRET: secret, MULTI: multiLine, SHORT: 'abc' });
       agent.start(assignment.assignmentId);

@@ -6,8 +6,9 @@
 import { afterAll, expect, test } from 'bun:test';
 import { type GitHttpServer, startGitHttpServer } from '../helpers/git-http-server.ts';
 import { waitFor } from '../helpers/process-probes.ts';
-import { startPostgresServer } from '../helpers/postgres-server.ts';
+import { POSTGRES_SKIP_MESSAGE, startPostgresServer } from '../helpers/postgres-server.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
+import { requireOrSkip } from '../helpers/k6-binary.ts';
 
 const replicas: TestService[] = [];
 let git: GitHttpServer | null = null;
@@ -37,7 +38,7 @@ async function settledStatus(service: TestService, token: string, id: string) {
 
 test('WORKERS=false syncs nothing; a worker replica catches up, then takes wake-ups from the API replica', async () => {
   const postgres = await startPostgresServer();
-  if (!postgres) throw new Error('no PostgreSQL server for the replica test');
+  if (!requireOrSkip(postgres ? null : POSTGRES_SKIP_MESSAGE, 'the git-sync replica test') || !postgres) return;
   stopPostgres = () => postgres.stop();
   git = await startGitHttpServer();
   await git.commit('shared', { 'perf/load.js': 'export default function () {}\n' });

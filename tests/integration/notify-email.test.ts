@@ -9,6 +9,7 @@ import { sqlOf } from '../../core/services/sql.ts';
 import { inviteAndAccept } from '../helpers/invitations.ts';
 import { type ServiceWithAgent, startServiceWithAgent } from '../helpers/service-with-agent.ts';
 import { freePort } from '../helpers/service-process.ts';
+import { waitFor } from '../helpers/process-probes.ts';
 
 interface Mail {
   to: string[];
@@ -46,16 +47,15 @@ async function run(script: string, name: string) {
   const created = await ts.request('/api/v1/tests', { method: 'POST', token: jwt, json: { name, tool: 'custom', script } });
   const { id: testId } = (await created.json()) as { id: string };
   const task = (await (await ts.request('/api/v1/tasks', { method: 'POST', token: jwt, json: { testId } })).json()) as { id: string };
-  for (let i = 0; i < 400; i++) {
+  await waitFor(async () => {
     const view = (await (await ts.request(`/api/v1/tasks/${task.id}`, { token: jwt })).json()) as { status: string };
-    if (['completed', 'failed', 'cancelled'].includes(view.status)) return task.id;
-    await Bun.sleep(25);
-  }
-  throw new Error('the run never finished');
+    return ['completed', 'failed', 'cancelled'].includes(view.status);
+  }, 60_000, `run ${task.id} to finish`);
+  return task.id;
 }
 
 async function waitForMails(count: number) {
-  for (let i = 0; i < 200 && mails.length < count; i++) await Bun.sleep(25);
+  await waitFor(() => mails.length >= count, 30_000, () => `${count} mails (got ${mails.length})`);
 }
 
 interface Notification {
@@ -70,18 +70,19 @@ interface Notification {
  */
 async function emailsSettled(taskId: string): Promise<Notification[]> {
   const sql = sqlOf(fixture.ts.service.database);
-  for (let i = 0; i < 800; i++) {
+  let settled: Notification[] | null = null;
+  await waitFor(async () => {
     const [row] = await sql.all<{ id: string; email_done_at: Date | null }>(
       "select id, email_done_at from outbox where task_id = ? and event = 'run.finished'",
       [taskId],
     );
-    if (row?.email_done_at) {
-      const notifications = await sql.all<Notification>('select to_address, state from email_notifications where outbox_id = ? order by to_address', [row.id]);
-      if (notifications.every((n) => n.state !== 'waiting')) return notifications;
-    }
-    await Bun.sleep(25);
-  }
-  throw new Error(`the e-mails of run ${taskId} were never settled`);
+    if (!row?.email_done_at) return false;
+    const notifications = await sql.all<Notification>('select to_address, state from email_notifications where outbox_id = ? order by to_address', [row.id]);
+    if (notifications.some((n) => n.state === 'waiting')) return false;
+    settled = notifications;
+    return true;
+  }, 60_000, `the e-mails of run ${taskId} to settle`);
+  return settled!;
 }
 
 const recipientsOf = (subject: string) =>
@@ -168,7 +169,7 @@ test('a finished run mails the members who opted in to it, and nobody else: opte
   const wanted = ['ann@example.test', 'mailowner@example.test', 'vic@example.test'];
   const subject = '[Loadplane] members release: run completed';
   const completed = await run('#!/bin/sh\necho fine\n', 'members release');
-  for (let i = 0; i < 400 && recipientsOf(subject).length < wanted.length; i++) await Bun.sleep(25);
+  await waitFor(() => recipientsOf(subject).length >= wanted.length, 30_000, () => `mails to ${wanted.join(', ')}`);
   expect(recipientsOf(subject)).toEqual(wanted);
   // Only once the consumer is done with this run's event does absence mean anything.
   expect(await emailsSettled(completed)).toEqual(wanted.map((to_address) => ({ to_address, state: 'sent' })));

@@ -11,6 +11,7 @@ import { requireOrSkip } from '../helpers/k6-binary.ts';
 import { POSTGRES_SKIP_MESSAGE, startPostgresServer } from '../helpers/postgres-server.ts';
 import { startTestService } from '../helpers/test-service.ts';
 import { startWebhookReceiver } from '../helpers/webhook-receiver.ts';
+import { waitFor } from '../helpers/process-probes.ts';
 
 const cleanups: Array<() => Promise<void>> = [];
 afterAll(async () => {
@@ -43,18 +44,15 @@ describe('Agenda job queue on PostgreSQL', () => {
     for (const queue of queues) await queue.every('tick', 200);
     for (const queue of queues) await queue.start();
     try {
-      const deadline = Date.now() + 10_000;
-      while (runs < 4 && Date.now() < deadline) await Bun.sleep(50);
-      expect(runs).toBeGreaterThanOrEqual(4);
+      await waitFor(() => runs >= 4, 30_000, () => `4 runs of the recurring job (got ${runs})`);
       expect(maxActive).toBe(1);
 
       let once = 0;
-      const started = Date.now();
       queues[0]!.define('once', async () => {
         once++;
       });
       await queues[0]!.now('once');
-      while (once === 0 && Date.now() - started < 5000) await Bun.sleep(20);
+      await waitFor(() => once > 0, 30_000, 'the job now() queued');
       expect(once).toBe(1);
     } finally {
       for (const queue of queues) await queue.stop();

@@ -7,13 +7,13 @@ import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { createPostgresChangeFeed } from '../../adapters/pubsub/postgres-change-feed.ts';
 import { silentLogger } from '../../core/kernel/logger.ts';
 import { type AccessChange, changeFeedPort } from '../../core/ports/change-feed.ts';
+import { requireOrSkip } from '../helpers/k6-binary.ts';
 import { POSTGRES_SKIP_MESSAGE, type PostgresServer, startPostgresServer } from '../helpers/postgres-server.ts';
 import { waitFor } from '../helpers/process-probes.ts';
 import { freePort } from '../helpers/service-process.ts';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
 
-let postgres: PostgresServer | null;
 let a: TestService;
 let b: TestService;
 /**
@@ -23,9 +23,12 @@ let b: TestService;
 let feedProxy: TcpProxy;
 let serverPort = 0;
 
+// Without PostgreSQL the suite says so and skips (it fails under CI, which must run it).
+const postgres: PostgresServer | null = await startPostgresServer();
+const runs = requireOrSkip(postgres ? null : POSTGRES_SKIP_MESSAGE, 'the token-cache resync test');
+
 beforeAll(async () => {
-  postgres = await startPostgresServer();
-  if (!postgres) throw new Error(`this suite needs PostgreSQL: ${POSTGRES_SKIP_MESSAGE}`);
+  if (!postgres) return;
   const url = postgres.url;
   serverPort = Number(new URL(url).port);
   feedProxy = await startTcpProxy(serverPort);
@@ -46,7 +49,7 @@ afterAll(async () => {
   await postgres?.stop();
 });
 
-test('a token revoked while the LISTEN connection was down stops working on that replica as soon as it listens again', async () => {
+test.skipIf(!runs)('a token revoked while the LISTEN connection was down stops working on that replica as soon as it listens again', async () => {
   const owner = await a.createUser('resync-owner');
   const created = await a.request('/api/v1/api-tokens', { method: 'POST', token: owner, json: { name: 'ci' } });
   const { id, token } = (await created.json()) as { id: string; token: string };
