@@ -6,6 +6,7 @@
 import type { MetricSnapshot } from '../../capabilities/load-tool.ts';
 import { snapshotProblem } from '../../domain/metrics/check-snapshot.ts';
 import { mergeSummaries } from '../../domain/metrics/merge-summaries.ts';
+import { intervalSummaries } from './interval-summaries.ts';
 import { activeAssignmentStatuses, isTerminal } from '../../domain/run-state.ts';
 import { isUniqueViolation, placeholders, type Sql, sqlOf, transaction, type Tx } from '../sql.ts';
 import { writeOutbox } from './outbox.ts';
@@ -74,7 +75,7 @@ export function createRunLifecycle(ctx: RunContext, effects: RunEffects) {
     error: { message: string; startFailed: boolean } | null,
   ): Promise<void> {
     const assignments = await tx.all<AssignmentRow>('select id, task_id, machine_id, status, reason, summary from task_assignments where task_id = ?', [task.id]);
-    const figures = mergeSummaries(assignments.flatMap((a) => summaryOf(a) ?? []));
+    const figures = await figuresOf(tx, task.id, assignments);
     const rows = await tx.all<{ finished_at: Date | string }>(
       `update tasks set status = ?, error_message = ?, finished_at = now(), pending_until = null, pending_reason = null,
          p50 = ?, p95 = ?, p99 = ?, error_rate = ?, requests_per_sec = ?, total_requests = ?
@@ -96,6 +97,30 @@ export function createRunLifecycle(ctx: RunContext, effects: RunEffects) {
         start_failed: error?.startFailed ?? false,
       },
     });
+  }
+
+  /**
+   * The task's figures: each machine's summary, or, where its agent has not sent one yet (a run cancelled while it
+   * ran, a machine lost), what its interval points stored so far. Never averaged: the histograms are merged.
+   */
+  async function figuresOf(tx: Sql, taskId: string, assignments: readonly AssignmentRow[]) {
+    const summaries = assignments.flatMap((a) => summaryOf(a) ?? []);
+    const without = assignments.filter((a) => !summaryOf(a)).map((a) => a.machine_id);
+    const intervals = await intervalSummaries(tx, taskId, [...new Set(without)]);
+    return mergeSummaries([...summaries, ...intervals.values()]);
+  }
+
+  /**
+   * A summary that arrives after its task ended (the agent confirming a cancel, with what it measured until then)
+   * completes the figures; the status, its time and its outbox row stay as they were.
+   */
+  async function refreshFigures(tx: Sql, taskId: string): Promise<void> {
+    const assignments = await tx.all<AssignmentRow>('select id, task_id, machine_id, status, reason, summary from task_assignments where task_id = ?', [taskId]);
+    const figures = await figuresOf(tx, taskId, assignments);
+    await tx.all(
+      'update tasks set p50 = ?, p95 = ?, p99 = ?, error_rate = ?, requests_per_sec = ?, total_requests = ? where id = ?',
+      [figures.p50, figures.p95, figures.p99, figures.errorRate, figures.requestsPerSec, figures.totalRequests, taskId],
+    );
   }
 
   /** With the task locked: when every assignment has ended, the task ends with the status they add up to. */
@@ -236,7 +261,9 @@ export function createRunLifecycle(ctx: RunContext, effects: RunEffects) {
           payload: { assignment_id: assignmentId, machine_id: current.machine_id, status, reason },
         });
         after.push(() => effects.wake());
-        if (await settle(tx, task)) after.push(() => effects.finished(task.id));
+        if (isTerminal(task.status)) {
+          if (!problem && result.summary) await refreshFigures(tx, task.id);
+        } else if (await settle(tx, task)) after.push(() => effects.finished(task.id));
         return true;
       });
     },
