@@ -8,13 +8,14 @@
 #   bash bench/run.sh dispatch | log-path | engine-overhead   # the run path (docs/benchmarks.md, "Runs"); not run by default
 #   bash bench/run.sh fleet | backlog   # many agents on one process; dispatch behind 1,000 pending tasks; not run by default
 #   bash bench/run.sh sandbox          # the tool sandbox's cost: k6 and custom, sandboxed vs not; start latency; not run by default
+#   bash bench/run.sh http-tool-vs-k6  # the built-in http tool's engine against k6 on one loopback target; not run by default
 #
 # Results are recorded by hand in docs/benchmarks.md together with the command that produced them.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
 BUN=./node_modules/.bin/bun
-BENCHMARKS=(auth-list list-breakdown profile-list dispatch log-path engine-overhead fleet backlog sandbox webhooks)
+BENCHMARKS=(auth-list list-breakdown profile-list dispatch log-path engine-overhead fleet backlog sandbox webhooks http-tool-vs-k6)
 DEFAULT=(auth-list list-breakdown)
 
 usage() {
@@ -29,6 +30,7 @@ usage() {
   echo "  backlog        [--workspaces 100] [--per-workspace 10] [--runs 100] [--profile DIR] [--quiet-wait 60]" >&2
   echo "  sandbox        [--vus 10] [--duration 10s] [--rounds 3] [--iterations 40] [--e2e 15]" >&2
   echo "  webhooks       [postgres] [pglite] [--events 2000] [--hooks 2] [--runs 40]" >&2
+  echo "  http-tool-vs-k6 [--legs http,k6[,k6-agent,autocannon,fetch-loop]] [--rounds 4] [--vus 20] [--duration 8] [--quiet 60]" >&2
   echo "  without arguments: ${DEFAULT[*]}" >&2
 }
 

@@ -52,6 +52,8 @@ export { provideEngineTool } from '../core/capabilities/provide-engine-tool.ts';
 export type { EngineChoice, EngineToolOptions } from '../core/capabilities/provide-engine-tool.ts';
 export { programLookupPort } from '../core/ports/program-lookup.ts';
 export type { ProgramLookup } from '../core/ports/program-lookup.ts';
+export { moduleRuntimePort } from '../core/ports/module-runtime.ts';
+export type { ModuleRuntime } from '../core/ports/module-runtime.ts';
 
 // ---- Other capabilities: identity, HTTP routes --------------------------------------------------------------------
 export { tokenVerifierCapability } from '../core/capabilities/token-verifier.ts';

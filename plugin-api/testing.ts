@@ -10,6 +10,7 @@ export { runAssignment } from '../core/agent/run-assignment.ts';
 export type { AssignmentResult, LogLine, RunAssignmentOptions } from '../core/agent/run-assignment.ts';
 export { createNodeProcessRunner } from '../adapters/process/node-process-runner.ts';
 export { createEngineLocator, createPathLookup, enginesDir, findEngine, installCommand, locateEngineOnHost } from '../adapters/agent/engine-locator.ts';
+export { createModuleRuntime } from '../adapters/agent/module-runtime.ts';
 export { createKernel } from '../core/kernel/create-kernel.ts';
 export type { Kernel, KernelOptions } from '../core/kernel/create-kernel.ts';
 export { openDatabase } from '../adapters/db/open-database.ts';

@@ -3,7 +3,7 @@ import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EngineSpec } from '../../core/ports/engine-locator.ts';
-import { createEngineLocator, locateEngineOnHost } from './engine-locator.ts';
+import { createEngineLocator, createPathLookup, locateEngineOnHost } from './engine-locator.ts';
 
 let root: string;
 let enginesDir: string;
@@ -84,5 +84,26 @@ describe('the engine locator: the variable, then PATH, then the engines director
     await locator.locate(spec);
     await locator.locate({ name: 'None', program: 'no-such-engine' });
     expect(locator.found()).toEqual([join(root, 'custom-blaster')]);
+  });
+
+  test('what was missing is looked for again with file checks only: foundSince() turns true once it is there', async () => {
+    const later = join(root, 'later');
+    await mkdir(join(later, 'bin'), { recursive: true });
+    const locator = createEngineLocator({ env: { PATH: '' }, dir: later });
+    expect((await locator.locate(spec)).found).toBe(false);
+    await locator.locate({ ...spec, name: 'Found', program: 'blaster', envVar: undefined, cached: [join(enginesDir, 'bin/blaster')] });
+    expect(locator.foundSince()).toBe(false);
+    await executable(join(later, 'bin/blaster'), 'blaster v3.0.0');
+    expect(locator.foundSince()).toBe(true);
+  });
+
+  test('the program lookup remembers the programs it did not find, for the same look', async () => {
+    const dir = join(root, 'later-path');
+    await mkdir(dir);
+    const lookup = createPathLookup(dir);
+    expect(await lookup('helper')).toBeNull();
+    expect(lookup.foundSince()).toBe(false);
+    await executable(join(dir, 'helper'), 'helper');
+    expect(lookup.foundSince()).toBe(true);
   });
 });

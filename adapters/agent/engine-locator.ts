@@ -36,8 +36,15 @@ export function findProgram(program: string, searchPath: string): string | null 
 }
 
 /** The program-lookup port on this machine's PATH (plugins check their helper programs with it). */
-export function createPathLookup(searchPath: string): ProgramLookup {
-  return async (program) => findProgram(program, searchPath);
+export function createPathLookup(searchPath: string): ProgramLookup & { foundSince(): boolean } {
+  const misses = new Set<string>();
+  const lookup = async (program: string) => {
+    const found = findProgram(program, searchPath);
+    if (!found) misses.add(program);
+    return found;
+  };
+  // A program not found then and there now: cheap file checks, for the agent's look for engines installed since.
+  return Object.assign(lookup, { foundSince: () => [...misses].some((program) => findProgram(program, searchPath) !== null) });
 }
 
 export interface EngineLookupOptions {
@@ -133,15 +140,21 @@ export async function locateEngineOnHost(spec: EngineSpec, options: EngineLookup
   return { found: true, name: spec.name, path: found.path, version: await readVersion(spec, found.path, found.source, options), source: found.source };
 }
 
-/** The locator an agent provides to its plugins; it remembers what it found, for the sandbox's read-only list. */
-export function createEngineLocator(options: EngineLookupOptions): EngineLocator & { found(): string[] } {
+/**
+ * The locator an agent provides to its plugins; it remembers what it found, for the sandbox's read-only list, and what
+ * it did not, so the agent can look for those again (`foundSince()`: one of them is there now; no engine is run to tell).
+ */
+export function createEngineLocator(options: EngineLookupOptions): EngineLocator & { found(): string[]; foundSince(): boolean } {
   const paths = new Set<string>();
+  const misses = new Map<string, EngineSpec>();
   return {
     async locate(spec) {
       const located = await locateEngineOnHost(spec, options);
       if (located.found) paths.add(located.path);
+      else misses.set(JSON.stringify(spec), spec);
       return located;
     },
     found: () => [...paths],
+    foundSince: () => [...misses.values()].some((spec) => !('missing' in findEngine(spec, options))),
   };
 }

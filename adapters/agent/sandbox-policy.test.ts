@@ -15,9 +15,9 @@ function recordingLogger() {
   return { logger, lines };
 }
 
-const tools = new Map([
-  ['custom', 'custom tool'],
-  ['k6', 'k6 tool'],
+const tools = new Map<string, { runsAuthorCode?: boolean }>([
+  ['custom', {}],
+  ['k6', { runsAuthorCode: true }],
 ]);
 const isolated = { ...unsandboxed, kind: 'bubblewrap', summary: 'bubblewrap: tools run as uid 65534' } as ToolSandbox;
 
@@ -39,6 +39,22 @@ describe('toolsUnderSandbox', () => {
     const { logger, lines } = recordingLogger();
     expect([...toolsUnderSandbox(tools, { sandbox: isolated, refusal: null }, logger).keys()]).toEqual(['custom', 'k6']);
     expect(lines).toEqual([{ level: 'info', message: 'tools run in a sandbox', fields: { tools: ['custom', 'k6'], sandbox: isolated.summary } }]);
+  });
+
+  test('no isolation possible: a tool that runs no author code (http) is still offered, and the error line names it', () => {
+    const { logger, lines } = recordingLogger();
+    const withHttp = new Map([...tools, ['http', { runsAuthorCode: false }]]);
+    const offered = toolsUnderSandbox(withHttp, { sandbox: null, refusal: 'bubblewrap (bwrap) is not installed' }, logger);
+    expect([...offered.keys()]).toEqual(['http']);
+    expect(lines).toEqual([
+      {
+        level: 'error',
+        message: "tools refused: runs cannot be isolated on this machine, so this agent offers only http (no code of the test's author runs)",
+        fields: { refused: ['custom', 'k6'], reason: 'bubblewrap (bwrap) is not installed' },
+      },
+    ]);
+    // With a sandbox it runs inside it like every other tool.
+    expect([...toolsUnderSandbox(withHttp, { sandbox: isolated, refusal: null }, recordingLogger().logger).keys()]).toEqual(['custom', 'k6', 'http']);
   });
 
   test('AGENT_SANDBOX=off: the tools run, with a warning', () => {

@@ -11,16 +11,20 @@ import { createKernel, type Kernel } from '../../core/kernel/create-kernel.ts';
 import type { PluginDefinition } from '../../core/kernel/define-plugin.ts';
 import type { Logger } from '../../core/kernel/logger.ts';
 import { engineLocatorPort } from '../../core/ports/engine-locator.ts';
+import { moduleRuntimePort } from '../../core/ports/module-runtime.ts';
 import type { ProcessRunner } from '../../core/ports/process-runner.ts';
 import { programLookupPort } from '../../core/ports/program-lookup.ts';
 import { createNodeProcessRunner } from '../process/node-process-runner.ts';
 import { openToolSandbox, type SandboxMode } from '../process/sandbox/open-tool-sandbox.ts';
 import type { ToolSandbox } from '../process/sandbox/tool-sandbox.ts';
 import { createEngineLocator, createPathLookup, enginesDir } from './engine-locator.ts';
+import { createModuleRuntime } from './module-runtime.ts';
 import { detectSystem } from './system-info.ts';
 import { toolsUnderSandbox } from './sandbox-policy.ts';
 import { describeSocketFailure } from './socket-failure.ts';
 import { toolBaseEnv } from './tool-env.ts';
+import type { AgentIdentity } from './agent-state.ts';
+import { watchForNewTools } from './tool-redetection.ts';
 
 export const agentVersion = '0.1.0';
 export { enginesDir };
@@ -28,7 +32,8 @@ export { enginesDir };
 /**
  * The runner of an agent on this machine, its tools in the sandbox `mode` asks for. Hidden from them: `hide` (the
  * local agent adds DATA_DIR), the agent's home and working directory; readable still: the engines directory and the
- * engines found elsewhere (`engines`). `refusal` says why no tool may run (no isolation possible here), with the way out.
+ * engines found elsewhere (`engines`: their binaries, and the runtime and folders of engines plugins ship as modules).
+ * `refusal` says why no tool may run (no isolation possible here), with the way out.
  */
 export async function createAgentRunner(options: { mode: SandboxMode; hide?: string[]; engines?: readonly string[] }) {
   const opened = await openToolSandbox({
@@ -63,6 +68,8 @@ export interface AgentHost {
   report: ToolReport[];
   runner: ProcessRunner;
   sandbox: ToolSandbox | null;
+  /** An engine or program its plugins did not find is there now (file checks only): time to set a host up again. */
+  foundSince(): boolean;
   dispose(): Promise<void>;
 }
 
@@ -79,17 +86,21 @@ export async function prepareAgentHost(options: {
 }): Promise<AgentHost> {
   const env = options.env ?? process.env;
   const locator = createEngineLocator({ env });
+  const lookup = createPathLookup(env.PATH ?? '');
+  const moduleRuntime = createModuleRuntime();
   const kernel = await createKernel({
     plugins: options.plugins,
     logger: options.logger,
     // Tools look their programs up on this machine, so an agent only offers what it can run.
     provided: [
-      [programLookupPort, createPathLookup(env.PATH ?? '')],
+      [programLookupPort, lookup],
       [engineLocatorPort, locator],
+      // Engines that plugins ship as modules (the http tool's) run with this agent's own runtime.
+      [moduleRuntimePort, moduleRuntime],
     ],
   });
   try {
-    const { runner, sandbox, refusal } = await createAgentRunner({ mode: options.sandbox ?? 'on', hide: options.hide, engines: locator.found() });
+    const { runner, sandbox, refusal } = await createAgentRunner({ mode: options.sandbox ?? 'on', hide: options.hide, engines: [...locator.found(), ...moduleRuntime.readable()] });
     const checked: { tool: LoadTool; check: Awaited<ReturnType<LoadTool['available']>> }[] = [];
     for (const tool of kernel.getAll(loadToolCapability)) checked.push({ tool, check: await tool.available() });
     const available = new Map(checked.filter((entry) => entry.check.ok).map((entry) => [entry.tool.tool, entry.tool]));
@@ -116,6 +127,7 @@ export async function prepareAgentHost(options: {
       report,
       runner,
       sandbox,
+      foundSince: () => locator.foundSince() || lookup.foundSince(),
       async dispose() {
         await kernel.stop();
         await sandbox?.dispose();
@@ -136,6 +148,16 @@ export function formatToolReport(report: readonly ToolReport[]): string {
     return `  ${name}  missing: ${entry.reason}`;
   });
   return ['load tools on this machine:', ...lines].join('\n');
+}
+
+/** What `hello` tells the server of the tools this agent does not offer: why, in the report's words (at most 1,000 characters each). */
+export function toolProblemsOf(report: readonly ToolReport[]): Record<string, string> {
+  const problems: Record<string, string> = {};
+  for (const entry of report.filter((e) => !e.offered).slice(0, 50)) {
+    const why = entry.reason ?? (entry.found ? `${entry.tool} is installed but not offered: runs cannot be isolated on this machine (see the agent's log)` : 'not found');
+    problems[entry.tool] = why.length > 1000 ? `${why.slice(0, 999)}…` : why;
+  }
+  return problems;
 }
 
 export function bunSocket(url: string, headers: Record<string, string>): AgentSocket {
@@ -177,10 +199,17 @@ export async function startNodeAgent(options: {
   sandbox?: SandboxMode;
   /** More paths the tools must not see (the local agent: DATA_DIR). */
   hide?: string[];
-  /** Called once the tools are checked, before the agent connects (`npm run agent` prints the report). */
+  /** Called once the tools are checked, before the agent connects (`npm run agent` prints the report), and again when they change. */
   onToolReport?(report: readonly ToolReport[]): void;
-}): Promise<RunningAgent & { shutdown(): Promise<void>; report: readonly ToolReport[] }> {
-  const host = await prepareAgentHost({ plugins: options.plugins, logger: options.logger, sandbox: options.sandbox, hide: options.hide });
+  /** The agent's machine key from its state directory (agent-state.ts); without it, the machine is its hostname's. */
+  identity?: Pick<AgentIdentity, 'machineKey' | 'renewMachineKey'>;
+  /** How to choose the hostname, for the line saying another agent's machine has this one (`start it with --hostname NAME`). */
+  hostnameHint?: string;
+  /** How often to look for engines installed since the start (tool-redetection.ts); default 10 s, 0: never. */
+  redetectMillis?: number;
+}): Promise<RunningAgent & { shutdown(): Promise<void>; readonly report: readonly ToolReport[] }> {
+  const hostOptions = { plugins: options.plugins, logger: options.logger, sandbox: options.sandbox, hide: options.hide };
+  const host = await prepareAgentHost(hostOptions);
   options.onToolReport?.(host.report);
   const agent = startAgent({
     serverUrl: options.serverUrl,
@@ -189,19 +218,34 @@ export async function startNodeAgent(options: {
     version: agentVersion,
     tools: host.tools,
     toolVersions: host.toolVersions,
+    toolProblems: toolProblemsOf(host.report),
     runner: host.runner,
     baseEnv: toolBaseEnv(process.env),
     logger: options.logger,
     connect: bunSocket,
     metricsIntervalMillis: options.metricsIntervalMillis,
     onRetired: options.onRetired,
+    ...(options.identity ? { machineKey: options.identity.machineKey, renewMachineKey: () => options.identity!.renewMachineKey() } : {}),
+    hostnameHint: options.hostnameHint,
+  });
+  const hosts = watchForNewTools({
+    host,
+    intervalMillis: options.redetectMillis ?? 10_000,
+    rebuild: () => prepareAgentHost(hostOptions),
+    onNewHost(next) {
+      options.onToolReport?.(next.report);
+      agent.updateTools({ tools: next.tools, toolVersions: next.toolVersions, toolProblems: toolProblemsOf(next.report), runner: next.runner });
+    },
+    logger: options.logger,
   });
   return {
     ...agent,
-    report: host.report,
+    get report() {
+      return hosts.current().report;
+    },
     async shutdown() {
       await agent.stop();
-      await host.dispose();
+      await hosts.stop();
     },
   };
 }

@@ -30,6 +30,7 @@ export const builtinPlugins: Readonly<Record<string, BuiltinPlugin>> = {
   'load-tool-artillery': { on: ['server', 'agent'], load: () => import('../../plugins/load-tool-artillery/index.ts') },
   'load-tool-gatling': { on: ['server', 'agent'], load: () => import('../../plugins/load-tool-gatling/index.ts') },
   'load-tool-jmeter': { on: ['server', 'agent'], load: () => import('../../plugins/load-tool-jmeter/index.ts') },
+  'load-tool-http': { on: ['server', 'agent'], load: () => import('../../plugins/load-tool-http/index.ts') },
 };
 
 /** The built-in plugins a host loads; the embedded identity provider only when no external one is configured. */

@@ -5,7 +5,7 @@
 import type { Assignment, LoadTool, MetricSnapshot, RunOutcome } from '../capabilities/load-tool.ts';
 import type { Logger } from '../kernel/logger.ts';
 import type { ProcessRunner } from '../ports/process-runner.ts';
-import { type AgentMessage, agentProtocolVersion, machineDeletedCloseCode, type ServerMessage } from './protocol.ts';
+import { type AgentMessage, agentProtocolVersion, machineDeletedCloseCode, machineTakenCloseCode, type ServerMessage } from './protocol.ts';
 import { runAssignment } from './run-assignment.ts';
 
 export interface SystemInfo {
@@ -36,6 +36,8 @@ export interface AgentOptions {
   tools: ReadonlyMap<string, LoadTool>;
   /** The engines' versions of those tools (tool id -> version), shown by GET /machines. */
   toolVersions?: Readonly<Record<string, string>>;
+  /** The tools it does not offer, with why (tool id -> reason), so a task waiting for one can say how to install it. */
+  toolProblems?: Readonly<Record<string, string>>;
   runner: ProcessRunner;
   baseEnv: Record<string, string>;
   logger: Logger;
@@ -49,6 +51,24 @@ export interface AgentOptions {
   metricsIntervalMillis?: number;
   /** Called once when the service deleted this machine and the agent stopped for good. */
   onRetired?(): void;
+  /** This agent's identity (its state directory's machine key): its machine is the one with this key. */
+  machineKey?: string;
+  /**
+   * Another agent with this machine key connected while this one was connected (a cloned VM or state directory): a new
+   * key for this agent, kept where the old one was, so it becomes a machine of its own instead of taking the machine back.
+   */
+  renewMachineKey?(): string;
+  /** How the person running the agent chooses its hostname, for the line that says it got another (`--hostname NAME`). */
+  hostnameHint?: string;
+}
+
+/** What the agent offers, as its hello and `tools` messages say it. */
+export interface ToolOffer {
+  tools: ReadonlyMap<string, LoadTool>;
+  toolVersions?: Readonly<Record<string, string>>;
+  toolProblems?: Readonly<Record<string, string>>;
+  /** The runner of these tools (a new host's: its sandbox lets runs read the new engine); default: the agent's. */
+  runner?: ProcessRunner;
 }
 
 type LogMessage = Extract<AgentMessage, { type: 'log' }>;
@@ -80,6 +100,8 @@ export interface RunningAgent {
   machineId(): string | null;
   /** Resolves once the agent is registered (welcome received). */
   ready: Promise<string>;
+  /** The tools changed (an engine installed since the start): the server hears it now, or in the next hello. */
+  updateTools(offer: ToolOffer): void;
 }
 
 export function startAgent(options: AgentOptions): RunningAgent {
@@ -97,6 +119,12 @@ export function startAgent(options: AgentOptions): RunningAgent {
   let machineId: string | null = null;
   /** Messages produced while no socket was welcomed, in order. */
   const outbox: AgentMessage[] = [];
+  let offer: ToolOffer = { tools: options.tools, toolVersions: options.toolVersions, toolProblems: options.toolProblems };
+  let machineKey = options.machineKey;
+  /** The last welcome named the hostname: that server knows machine keys and takes `tools` updates. */
+  let serverKnowsKeys = false;
+  let toldHostname: string | null = null;
+  const ownHostname = options.system.hostname.trim().toLowerCase().replace(/\.$/, '');
   let resolveReady!: (id: string) => void;
   const ready = new Promise<string>((resolve) => (resolveReady = resolve));
 
@@ -135,7 +163,7 @@ export function startAgent(options: AgentOptions): RunningAgent {
     if (runs.has(assignment.assignmentId)) return;
     const run: Run = { assignment, abort: new AbortController(), seq: 0, pending: [], sent: [], flushTimer: null, lastFlushAt: 0, ended: false };
     runs.set(assignment.assignmentId, run);
-    const tool = options.tools.get(assignment.tool);
+    const tool = offer.tools.get(assignment.tool);
     if (!tool) {
       run.ended = true;
       send({ type: 'start_failed', assignmentId: assignment.assignmentId, message: `this agent has no ${assignment.tool} plugin` });
@@ -147,7 +175,7 @@ export function startAgent(options: AgentOptions): RunningAgent {
       result = await runAssignment({
         tool,
         assignment,
-        runner: options.runner,
+        runner: offer.runner ?? options.runner,
         signal: run.abort.signal,
         baseEnv: options.baseEnv,
         metricsIntervalMs: options.metricsIntervalMillis ?? 1000,
@@ -200,6 +228,15 @@ export function startAgent(options: AgentOptions): RunningAgent {
         welcomed = true;
         backoff = minBackoff;
         machineId = message.machineId;
+        serverKnowsKeys = typeof message.hostname === 'string';
+        if (message.hostname && message.hostname !== ownHostname && message.hostname !== toldHostname) {
+          // Once per name, not per reconnect: the machine of this hostname belongs to another agent that is connected.
+          toldHostname = message.hostname;
+          options.logger.warn(
+            `the machine ${ownHostname} belongs to another agent, so this agent is the machine ${message.hostname}${options.hostnameHint ? `; to choose its name, ${options.hostnameHint}` : ''}`,
+            { hostname: ownHostname, registered_as: message.hostname },
+          );
+        }
         if (heartbeat) clearInterval(heartbeat);
         heartbeat = setInterval(() => send({ type: 'heartbeat' }), message.heartbeatSeconds * 1000);
         // Resend the log batches the server had not stored when the connection broke.
@@ -250,15 +287,18 @@ export function startAgent(options: AgentOptions): RunningAgent {
         protocol: agentProtocolVersion,
         ...options.system,
         agent_version: options.version,
-        tools: [...options.tools.keys()],
-        ...(options.toolVersions ? { tool_versions: options.toolVersions } : {}),
+        tools: [...offer.tools.keys()],
+        ...(offer.toolVersions ? { tool_versions: offer.toolVersions } : {}),
+        ...(offer.toolProblems ? { tool_problems: offer.toolProblems } : {}),
         running: [...runs.values()].map((run) => ({ assignmentId: run.assignment.assignmentId, logSeq: run.seq })),
+        ...(machineKey ? { machine_key: machineKey } : {}),
       };
       current.send(JSON.stringify(hello));
     });
     current.onMessage(onServerMessage);
     current.onClose((code, reason) => {
       if (socket !== current) return;
+      const wasWelcomed = welcomed;
       socket = null;
       welcomed = false;
       if (heartbeat) clearInterval(heartbeat);
@@ -271,6 +311,13 @@ export function startAgent(options: AgentOptions): RunningAgent {
         options.logger.error('the service deleted this machine; the agent stops. Start it again to register the machine anew', { reason });
         options.onRetired?.();
         return;
+      }
+      if (code === machineTakenCloseCode && wasWelcomed && serverKnowsKeys && machineKey && options.renewMachineKey) {
+        // This socket was live, so no reconnect of ours replaced it: another agent has this machine key (a cloned VM or
+        // state directory). With the key this agent would take the machine back, and the other would again: a loop.
+        machineKey = options.renewMachineKey();
+        options.logger.warn('another agent connected with this machine key (a cloned VM or state directory?); this agent took a new key and registers as a machine of its own', { reason });
+        backoff = minBackoff;
       }
       options.logger.warn('agent connection closed; reconnecting', { code, reason, in_ms: backoff });
       // Jittered exponential backoff, so a restarted server is not hit by every agent at once.
@@ -285,6 +332,22 @@ export function startAgent(options: AgentOptions): RunningAgent {
     ready,
     isConnected: () => welcomed,
     machineId: () => machineId,
+    updateTools(next) {
+      offer = next;
+      if (!socket || !welcomed) return; // the next hello carries them
+      const current = socket;
+      if (!serverKnowsKeys) {
+        // A server from before `tools` updates hears of them in a hello only.
+        current.close(1000, 'tools changed');
+        return;
+      }
+      send({
+        type: 'tools',
+        tools: [...next.tools.keys()],
+        ...(next.toolVersions ? { tool_versions: next.toolVersions } : {}),
+        ...(next.toolProblems ? { tool_problems: next.toolProblems } : {}),
+      });
+    },
     async stop() {
       stopped = true;
       if (reconnectTimer) clearTimeout(reconnectTimer);

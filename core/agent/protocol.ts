@@ -7,6 +7,12 @@ export const agentProtocolVersion = 1;
 /** The close code of a socket whose machine was deleted: the agent stops instead of registering the machine again. */
 export const machineDeletedCloseCode = 4410;
 
+/**
+ * The close code of a socket another socket of the same machine replaced (the agent's own reconnect, or another agent
+ * with the same machine key), and of a keyless hello whose hostname another agent's machine holds.
+ */
+export const machineTakenCloseCode = 4409;
+
 const Histogram = Type.Object({
   v: Type.Literal(1),
   buckets: Type.String({ maxLength: 1_000_000 }),
@@ -42,10 +48,27 @@ export const AgentMessage = Type.Union([
     tools: Type.Array(Type.String({ maxLength: 40 }), { maxItems: 50 }),
     /** The versions of those tools' engines as the agent found them (tool id -> version); optional for older agents. */
     tool_versions: Type.Optional(Type.Record(Type.String({ maxLength: 40 }), Type.String({ maxLength: 100 }), { maxProperties: 50 })),
+    /**
+     * Tools it does not offer, and why in its own words (tool id -> reason: the missing engine and how to install it, or
+     * why it is refused); a pending task quotes them. Optional for older agents.
+     */
+    tool_problems: Type.Optional(Type.Record(Type.String({ maxLength: 40 }), Type.String({ maxLength: 1000 }), { maxProperties: 50 })),
     /** Assignments still running on the agent (after a reconnect), to be resumed. */
     running: Type.Array(Type.Object({ assignmentId: Id, logSeq: Type.Integer({ minimum: 0 }) }), { maxItems: 100 }),
+    /**
+     * The agent's own random identity, kept in its state directory: its machine is the one with this key, so two agents
+     * with one hostname are two machines. Optional: an older agent is found by its hostname alone.
+     */
+    machine_key: Type.Optional(Type.String({ minLength: 16, maxLength: 200 })),
   }),
   Type.Object({ type: Type.Literal('heartbeat') }),
+  /** The tools changed since hello (an engine installed while the agent runs); the same fields as hello's. */
+  Type.Object({
+    type: Type.Literal('tools'),
+    tools: Type.Array(Type.String({ maxLength: 40 }), { maxItems: 50 }),
+    tool_versions: Type.Optional(Type.Record(Type.String({ maxLength: 40 }), Type.String({ maxLength: 100 }), { maxProperties: 50 })),
+    tool_problems: Type.Optional(Type.Record(Type.String({ maxLength: 40 }), Type.String({ maxLength: 1000 }), { maxProperties: 50 })),
+  }),
   Type.Object({ type: Type.Literal('started'), assignmentId: Id }),
   Type.Object({
     type: Type.Literal('log'),
@@ -80,6 +103,11 @@ export type ServerMessage =
       resumed: { assignmentId: string; logSeq: number }[];
       /** Runs the server no longer knows: the agent stops them. */
       unknown: string[];
+      /**
+       * The machine's hostname: the agent's, or `<hostname>-2` ... when another agent's machine holds that one. Sent by
+       * servers that know machine keys and `tools` updates (an agent without it reconnects to report new tools).
+       */
+      hostname?: string;
     }
   | { type: 'assign'; assignment: Assignment }
   | { type: 'cancel'; assignmentId: string }

@@ -76,6 +76,12 @@ export interface ToolOutputParser {
 export interface LoadTool {
   /** The tool id of the test definition: `k6`, `custom`, ... */
   readonly tool: string;
+  /**
+   * Whether a run executes code its test's author wrote (default true: a custom script, k6's JavaScript with `open()`).
+   * Only a tool that declares `false` (its engine only interprets data, as the `http` tool's native steps) is offered
+   * by an agent that cannot isolate runs; where there is a sandbox, it runs inside it like any other.
+   */
+  readonly runsAuthorCode?: boolean;
   /** Control plane: null when the script is acceptable, else a message for a 400. */
   validateScript(script: string): string | null;
   /** Agent: whether the tool can run on this machine (binary on PATH), with a reason when not. */

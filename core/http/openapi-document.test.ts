@@ -129,7 +129,8 @@ describe('the OpenAPI document', () => {
     expect(machine.ip_address!.anyOf).toEqual([{ format: 'ipv4' }, { format: 'ipv6' }]);
     expect(machine.os!.enum).toContain('win32');
     expect(machine.cpu_cores!.type).toBe('integer');
-    expect(schemas.TestCreate!.properties.tool!.enum).toEqual(['k6', 'jmeter', 'locust', 'artillery', 'gatling', 'custom']);
+    // The spec's six, then the built-in http tool (the ids of the registered load-tool plugins follow them).
+    expect(schemas.TestCreate!.properties.tool!.enum).toEqual(['k6', 'jmeter', 'locust', 'artillery', 'gatling', 'custom', 'http']);
     expect(schemas.Error).toMatchObject({ type: 'object', required: ['error', 'message'] });
   });
 });

@@ -83,6 +83,7 @@ export function createMachineService(deps: { db: Database; hooks: HookBus<Kernel
             lastSeenAt: null,
             tools: [],
             toolVersions: {},
+            toolProblems: {},
             createdAt: now,
             updatedAt: now,
           });

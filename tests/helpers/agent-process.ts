@@ -1,9 +1,14 @@
-/** Runs `npm run agent` as a real process against a server, for tests that kill, restart and count agents. */
+/** Runs `loadplane agent` (`npm run agent`) as a real process against a server, for tests that kill, restart and count agents. */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { repoRoot } from './service-process.ts';
 
 export interface AgentProcess {
   pid: number;
+  /** Its state directory (machine key): the one given, or a fresh one removed when the agent exits. */
+  stateDir: string;
   output(): string;
   /** Waits until the agent logged its registration `times` times (reconnects register again). */
   registered(times?: number, timeoutMs?: number): Promise<void>;
@@ -16,32 +21,41 @@ export function startAgentProcess(options: {
   serverUrl: string;
   token: string;
   hostname: string;
-  /** Another agent entry (a benchmark's variant); the real `npm run agent` entry by default. */
+  /** Another agent entry (a benchmark's variant, given `--server` and `--token`); `loadplane agent` by default. */
   entry?: string;
+  /** The agent's state directory (its machine key), to start the same agent again; a fresh one by default. */
+  stateDir?: string;
   extraArgs?: string[];
   /** More environment for the agent (an engine's variable, such as HEY_BIN). */
   env?: Record<string, string>;
 }): AgentProcess {
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [
-      options.entry ?? 'adapters/runtime/bun/agent-main.ts',
-      '--server',
-      options.serverUrl,
-      '--token',
-      options.token,
-      '--hostname',
-      options.hostname,
-      ...(options.extraArgs ?? []),
-    ],
-    { cwd: repoRoot, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'info', ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+  const stateDir = options.stateDir ?? mkdtempSync(join(tmpdir(), 'loadplane-agent-state-'));
+  // The real program takes its token from the environment, as an operator should give it (never in `ps`).
+  const entry = options.entry ? [options.entry, '--token', options.token] : ['adapters/runtime/bun/loadplane.ts', 'agent'];
+  const child: ChildProcess = spawn(process.execPath, [...entry, '--server', options.serverUrl, '--hostname', options.hostname, ...(options.extraArgs ?? [])], {
+    cwd: repoRoot,
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      LOG_LEVEL: 'info',
+      LOADPLANE_TOKEN: options.token,
+      AGENT_STATE_DIR: stateDir,
+      ...options.env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout?.on('data', (chunk) => (output += chunk));
   child.stderr?.on('data', (chunk) => (output += chunk));
-  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+  const exited = new Promise<number | null>((done) =>
+    child.once('exit', (code) => {
+      if (!options.stateDir) rmSync(stateDir, { recursive: true, force: true });
+      done(code);
+    }),
+  );
   return {
     pid: child.pid!,
+    stateDir,
     output: () => output,
     async registered(times = 1, timeoutMs = 30_000) {
       const deadline = Date.now() + timeoutMs;

@@ -39,6 +39,8 @@ export interface ServiceProcessOptions {
   port?: number;
   /** Stay on embedded PGlite even in the PostgreSQL pass (a suite about the embedded mode itself). */
   embedded?: boolean;
+  /** A command the service runs under, before the runtime (a namespace that hides a program from it, say). */
+  wrap?: readonly string[];
 }
 
 export async function freePort(): Promise<number> {
@@ -105,7 +107,8 @@ async function launch(options: ServiceProcessOptions, port: number, ownedDatabas
     PORT: String(port),
     HOST: '127.0.0.1',
   };
-  const child: ChildProcess = spawn(command[0] as string, command[1] as string[], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const argv = [...(options.wrap ?? []), command[0] as string, ...(command[1] as string[])];
+  const child: ChildProcess = spawn(argv[0]!, argv.slice(1), { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout?.on('data', (chunk) => (output += chunk));
   child.stderr?.on('data', (chunk) => (output += chunk));

@@ -70,8 +70,8 @@ describe('loadplane-plugin-hey, loaded by package name', () => {
     const document = (await (await ts.request('/swagger-ui/openapi.json')).json()) as {
       components: { schemas: Record<string, { properties: Record<string, { enum?: string[] }> }> };
     };
-    expect(document.components.schemas.TestCreate!.properties.tool!.enum).toEqual(['k6', 'jmeter', 'locust', 'artillery', 'gatling', 'custom', 'hey']);
-    await expectRefused(ts, token, { tool: 'vegeta', script: '{}' }, 'body field "tool": must be one of k6, jmeter, locust, artillery, gatling, custom, hey (got "vegeta")');
+    expect(document.components.schemas.TestCreate!.properties.tool!.enum).toEqual(['k6', 'jmeter', 'locust', 'artillery', 'gatling', 'custom', 'hey', 'http']);
+    await expectRefused(ts, token, { tool: 'vegeta', script: '{}' }, 'body field "tool": must be one of k6, jmeter, locust, artillery, gatling, custom, hey, http (got "vegeta")');
     // The plugin's own script check answers when the test is saved.
     await expectRefused(ts, token, { tool: 'hey', script: '{"requests": 10}' }, '"url" must be an http:// or https:// URL');
   });

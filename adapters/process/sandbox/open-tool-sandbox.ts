@@ -1,7 +1,7 @@
 /**
  * Picks and checks the tool sandbox at agent start: bubblewrap with the agent's secrets hidden (AGENT_SANDBOX=on, the
  * default), or none (off). A sandbox that cannot start here is reported with the reason and a way out, never skipped
- * silently: the agent then offers no tool.
+ * silently: the agent then offers only the tools that run no code of the test's author (`http`).
  */
 import { execFile } from 'node:child_process';
 import { constants } from 'node:fs';

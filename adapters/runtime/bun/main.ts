@@ -2,11 +2,10 @@
 import { mkdir } from 'node:fs/promises';
 import { ConfigError, loadConfig } from '../../../config/load-config.ts';
 import { composeService } from '../../composition/compose-service.ts';
-import { loadToolPluginsOf } from '../../composition/plugins.ts';
 import { createConsoleLogger } from '../../../core/kernel/console-logger.ts';
 import { KernelBootError } from '../../../core/kernel/errors.ts';
-import { startNodeAgent } from '../../agent/start-node-agent.ts';
-import { provisionLocalAgentToken } from '../../../core/services/runs/local-agent-account.ts';
+import { AgentStateError } from '../../agent/agent-state.ts';
+import { startLocalAgent } from './local-agent.ts';
 import { databaseForConfig } from '../../db/database-for-config.ts';
 import { changeFeedForConfig, pubSubForConfig } from '../../pubsub/change-feed-for-config.ts';
 import { createDiskDataFiles } from '../../files/disk-data-files.ts';
@@ -59,16 +58,11 @@ async function main() {
 
   // The embedded default: one agent in this process, over loopback, through the real agent path.
   const localAgent = config.localAgent
-    ? await startNodeAgent({
+    ? await startLocalAgent(service, {
         serverUrl: `http://${['0.0.0.0', '::'].includes(config.host) ? '127.0.0.1' : config.host}:${port}`,
-        token: await provisionLocalAgentToken(service.database, service.bootstrapWorkspaceId),
-        logger: logger.child({ component: 'local-agent' }),
-        // The same load tools as the service: the built-in ones and those LOADPLANE_PLUGINS added.
-        plugins: loadToolPluginsOf(service),
-        system: { name: 'local agent' },
-        // Its tools run beside the service: they must not read its data (keys, secrets, the database files).
+        dataDir: config.dataDir,
         sandbox: config.agentSandbox,
-        hide: [config.dataDir],
+        logger: logger.child({ component: 'local-agent' }),
       })
     : null;
 
@@ -89,7 +83,7 @@ async function main() {
 }
 
 main().catch((error) => {
-  const message = error instanceof KernelBootError ? error.message : (error?.stack ?? String(error));
+  const message = error instanceof KernelBootError || error instanceof AgentStateError ? error.message : (error?.stack ?? String(error));
   console.error(`loadplane: failed to start: ${message}`);
   process.exit(1);
 });

@@ -34,6 +34,10 @@ export const Machine = defineEntity({
     tools: p.json<string[]>(),
     /** Their versions as the agent found them (tool id -> version); a tool without a known version is absent. */
     toolVersions: p.json<Record<string, string>>(),
+    /** Why the agent offers no more: tool id -> its words (missing engine with the way to install it, or refused). */
+    toolProblems: p.json<Record<string, string>>(),
+    /** SHA-256 (hex) of the machine key of the agent that owns it; null for a keyless agent or a hand-made machine. */
+    agentKeyHash: p.string().nullable(),
     createdAt: p.datetime(),
     updatedAt: p.datetime(),
   },

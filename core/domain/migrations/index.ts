@@ -11,6 +11,8 @@ import { Migration0009MachineToolVersions } from './0009-machine-tool-versions.t
 import { Migration0010WorkspaceData } from './0010-workspace-data.ts';
 import { Migration0011MetricQueries } from './0011-metric-queries.ts';
 import { Migration0012OtelPoints } from './0012-otel-points.ts';
+import { Migration0013PendingReasons } from './0013-pending-reasons.ts';
+import { Migration0014MachineAgentKeys } from './0014-machine-agent-keys.ts';
 
 export const coreMigrations = [
   Migration0001Foundation,
@@ -25,4 +27,6 @@ export const coreMigrations = [
   Migration0010WorkspaceData,
   Migration0011MetricQueries,
   Migration0012OtelPoints,
+  Migration0013PendingReasons,
+  Migration0014MachineAgentKeys,
 ];

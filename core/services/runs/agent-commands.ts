@@ -5,7 +5,7 @@
  */
 import type { Assignment } from '../../capabilities/load-tool.ts';
 import { LoadConfigEntity } from '../../domain/entities/load-config.ts';
-import { machineDeletedCloseCode } from '../../agent/protocol.ts';
+import { machineDeletedCloseCode, machineTakenCloseCode } from '../../agent/protocol.ts';
 import { loadConfigOf } from '../configs.ts';
 import { sqlOf } from '../sql.ts';
 import type { AgentConnection, RunContext } from './run-context.ts';
@@ -91,7 +91,7 @@ export function createAgentCommands(ctx: RunContext) {
     const connection = ctx.connections.get(message.m);
     if (!connection) return;
     if (message.deleted) return closeDeleted(connection);
-    if (message.close && connection.connectionId === message.close) connection.close(4409, 'replaced by a newer connection of the same machine');
+    if (message.close && connection.connectionId === message.close) connection.close(machineTakenCloseCode, 'replaced by a newer connection of the same machine');
     if (message.c) void deliver(connection, message.c).catch(failed);
   });
 

@@ -2,7 +2,8 @@
  * Agent presence in the database: the machine row names the socket (connection id) and the replica holding it, with a
  * lease the holder renews. Connected = a live lease; "gone since" = when the lease ended. Nothing else is kept in step.
  */
-import { placeholders, sqlOf } from '../sql.ts';
+import type { EntityManager } from '@mikro-orm/core';
+import { placeholders, sqlIn, sqlOf } from '../sql.ts';
 import type { RunContext } from './run-context.ts';
 
 export function createAgentPresence(ctx: RunContext) {
@@ -12,10 +13,13 @@ export function createAgentPresence(ctx: RunContext) {
   const recentClaims = new Map<string, number>();
 
   return {
-    /** This replica now holds the machine's socket; returns the previous holder, if another socket still held it. */
-    async claim(machineId: string, connectionId: string): Promise<{ replicaId: string; connectionId: string } | null> {
+    /**
+     * This replica now holds the machine's socket; returns the previous holder, if another socket still held it. `tx`: in
+     * the transaction that chose the machine (an agent's hello), so a concurrent hello sees it held once that commits.
+     */
+    async claim(machineId: string, connectionId: string, tx?: EntityManager): Promise<{ replicaId: string; connectionId: string } | null> {
       recentClaims.set(connectionId, Date.now());
-      const rows = await sql.all<{ connection_id: string | null; replica_id: string | null }>(
+      const rows = await (tx ? sqlIn(tx) : sql).all<{ connection_id: string | null; replica_id: string | null }>(
         `with old as (select connection_id, replica_id from machines where id = ? for update)
          update machines set connection_id = ?, replica_id = ?, lease_until = now() + make_interval(secs => ?), last_seen_at = now()
          from old where machines.id = ? returning old.connection_id, old.replica_id`,

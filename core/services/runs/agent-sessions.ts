@@ -3,17 +3,15 @@
  * reconciles runs after a reconnect, stores logs and metrics, and hands every run transition to the lifecycle.
  */
 import { TypeCompiler } from '@sinclair/typebox/compiler';
-import { AgentMessage, agentProtocolVersion } from '../../agent/protocol.ts';
+import { AgentMessage, agentProtocolVersion, machineTakenCloseCode } from '../../agent/protocol.ts';
 import type { MetricSnapshot } from '../../capabilities/load-tool.ts';
-import { Machine } from '../../domain/entities/machine.ts';
 import { snapshotProblem } from '../../domain/metrics/check-snapshot.ts';
 import { LatencyHistogram } from '../../domain/metrics/histogram.ts';
 import { normalizeArch, normalizeHostname, normalizeIpAddress, normalizeOs } from '../../domain/machine-rules.ts';
 import type { Caller } from '../caller.ts';
-import { machineLimitReached } from '../machines.ts';
-import { lockWorkspace } from '../workspace-scope.ts';
 import { placeholders, sqlOf } from '../sql.ts';
 import type { AgentCommands } from './agent-commands.ts';
+import { machineForHello } from './agent-machines.ts';
 import type { AgentPresence } from './agent-presence.ts';
 import type { Dispatcher } from './dispatcher.ts';
 import type { AgentConnection, RunContext } from './run-context.ts';
@@ -93,35 +91,25 @@ export function createAgentSessions(ctx: RunContext, parts: Parts) {
           agentVersion: message.agent_version,
           tools: message.tools,
           toolVersions: reportedVersions(message.tools, message.tool_versions),
+          toolProblems: reportedProblems(message.tools, message.tool_problems),
           lastSeenAt: now,
           updatedAt: now,
         };
-        // The machine, or why none may be added (the plan's limit).
-        const outcome = await ctx.db.fork().transactional(async (em) => {
-          const known = await em.findOne(Machine, { workspaceId, hostname });
-          if (known) return Object.assign(known, details);
-          // A new machine: under the workspace row's lock, agents of new machines connecting at once get one row per
-          // hostname and an exact plan limit.
-          await lockWorkspace(em, workspaceId);
-          const raced = await em.findOne(Machine, { workspaceId, hostname });
-          if (raced) return Object.assign(raced, details);
-          const full = await machineLimitReached(em, caller);
-          if (full) return full;
-          const name = message.name?.trim() || hostname;
-          return em.create(Machine, { id: crypto.randomUUID(), workspaceId, name, hostname, createdAt: now, connectionId: null, replicaId: null, leaseUntil: null, ...details });
-        });
-        if (typeof outcome === 'string') {
-          transport.send({ type: 'error', message: outcome });
-          transport.close(4403, 'plan limit');
+        // The machine (by the agent's key, else by hostname) with this socket's presence, or why none may be had.
+        const connectionId = crypto.randomUUID();
+        const outcome = await machineForHello(ctx.db, presence, caller, { hostname, name: message.name, machineKey: message.machine_key }, details, connectionId);
+        if (!outcome.ok) {
+          transport.send({ type: 'error', message: outcome.message });
+          transport.close(outcome.code, outcome.reason);
           return;
         }
-        const machineId = outcome.id;
-        const current: AgentConnection = { ...transport, machineId, workspaceId, connectionId: crypto.randomUUID(), tools: message.tools };
-        const previous = await presence.claim(machineId, current.connectionId);
+        const { machine, previous } = outcome;
+        const machineId = machine.id;
+        const current: AgentConnection = { ...transport, machineId, workspaceId, connectionId, tools: message.tools };
         const local = ctx.connections.get(machineId);
         ctx.connections.set(machineId, current);
         connection = current;
-        if (local && local !== current) local.close(4409, 'replaced by a newer connection of the same machine');
+        if (local && local !== current) local.close(machineTakenCloseCode, 'replaced by a newer connection of the same machine');
         else if (previous && previous.replicaId !== ctx.replicaId) await commands.closeRemote(previous.replicaId, machineId, previous.connectionId);
 
         // Reconcile runs: the agent's view after a reconnect against ours.
@@ -144,9 +132,28 @@ export function createAgentSessions(ctx: RunContext, parts: Parts) {
           }
         }
         const unknown = [...reported.keys()].filter((id) => !resumed.some((r) => r.assignmentId === id));
-        transport.send({ type: 'welcome', machineId, heartbeatSeconds: ctx.settings.heartbeatSeconds, resumed, unknown });
+        transport.send({ type: 'welcome', machineId, heartbeatSeconds: ctx.settings.heartbeatSeconds, resumed, unknown, hostname: machine.hostname });
         for (const followUp of followUps) followUp();
         await ctx.hooks.callHook('machine:online', { workspaceId, machineId });
+        void dispatcher.kick();
+      }
+
+      /** The agent found a tool after its hello (an engine installed meanwhile): the machine offers it from now. */
+      async function toolsChanged(message: Extract<AgentMessage, { type: 'tools' }>) {
+        const held = connection!;
+        // Only while this socket holds the machine: a replaced socket's late report must not undo the newer one's.
+        const rows = await sql.all(
+          'update machines set tools = ?::jsonb, tool_versions = ?::jsonb, tool_problems = ?::jsonb, updated_at = now() where id = ? and connection_id = ? returning id',
+          [
+            JSON.stringify(message.tools),
+            JSON.stringify(reportedVersions(message.tools, message.tool_versions)),
+            JSON.stringify(reportedProblems(message.tools, message.tool_problems)),
+            held.machineId,
+            held.connectionId,
+          ],
+        );
+        if (rows.length === 0) return;
+        held.tools = message.tools;
         void dispatcher.kick();
       }
 
@@ -208,6 +215,8 @@ export function createAgentSessions(ctx: RunContext, parts: Parts) {
         switch (message.type) {
           case 'heartbeat':
             return;
+          case 'tools':
+            return toolsChanged(message);
           case 'started':
             return lifecycle.started(message.assignmentId, machineId);
           case 'log':
@@ -317,6 +326,13 @@ export function createAgentSessions(ctx: RunContext, parts: Parts) {
 }
 
 export type AgentSessions = ReturnType<typeof createAgentSessions>;
+
+/** Why the agent offers no more, for the tools it does not offer only (a task waiting for one quotes it). */
+function reportedProblems(tools: readonly string[], problems: Record<string, string> | undefined): Record<string, string> {
+  const kept: Record<string, string> = {};
+  for (const [tool, reason] of Object.entries(problems ?? {})) if (!tools.includes(tool) && typeof reason === 'string') kept[tool] = reason;
+  return kept;
+}
 
 /** The versions the agent reported, for the tools it offers only. */
 function reportedVersions(tools: readonly string[], versions: Record<string, string> | undefined): Record<string, string> {

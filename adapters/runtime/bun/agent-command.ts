@@ -1,0 +1,121 @@
+/** `loadplane agent`: the agent of a load-generator machine; dials out to the service, no inbound port. */
+import { parseArgs } from 'node:util';
+import { formatToolReport, startNodeAgent } from '../../agent/start-node-agent.ts';
+import { AgentStateError, defaultStateDir, openAgentState } from '../../agent/agent-state.ts';
+import { loadAgentPlugins } from '../../composition/plugins.ts';
+import { createConsoleLogger } from '../../../core/kernel/console-logger.ts';
+import { KernelBootError } from '../../../core/kernel/errors.ts';
+import { parseSandboxMode } from '../../process/sandbox/open-tool-sandbox.ts';
+import { resolveConnection, UsageError } from './cli-connection.ts';
+
+export const agentUsage = `usage: loadplane agent [--server URL] [--token-file FILE] [--hostname HOST] [--name NAME] [--state-dir DIR]
+                      [--sandbox on|off] [--plugins a,b]
+  (in the repository: npm run agent -- ...)
+
+  --server      the Loadplane origin, e.g. https://loadplane.example.com (env LOADPLANE_URL)
+  --token-file  a file holding an API token with scopes machines:write and runs:write, that not every user may read
+                (mode 600, or 640 for a group); or env LOADPLANE_TOKEN. --token psk_... works too, but every user
+                of the machine sees it in ps
+  --hostname    register under this hostname (default: the system's). When another connected agent's machine has
+                the hostname, this agent becomes the machine <hostname>-2 (-3 ...) and says so
+  --name        display name of a new machine (default: its hostname)
+  --state-dir   where the agent keeps its identity, the machine key that makes it one machine whatever its hostname
+                (env AGENT_STATE_DIR; default $XDG_STATE_HOME/loadplane-agent or ~/.local/state/loadplane-agent).
+                One directory per agent: a second agent on it refuses to start
+  --sandbox     on (default): tools run in a bubblewrap sandbox, or not at all; off: without isolation, at your
+                own risk (env AGENT_SANDBOX)
+  --plugins     more load-tool plugins by package name, comma-separated (installed beside Loadplane, e.g.
+                loadplane-plugin-hey), besides the built-in ones; the server needs them too (LOADPLANE_PLUGINS)
+
+At start the agent prints the load tools it found, with their versions, and how to install what is missing
+(bash scripts/install-engines <engine>). It looks again every AGENT_REDETECT_SECONDS (10) for what was missing, so an
+engine installed meanwhile is offered without a restart. Exit codes: 2 usage or state directory refused, 3 the
+machine was deleted in the service.`;
+
+function refuse(message: string): never {
+  console.error(`loadplane agent: ${message}\n\n${agentUsage}`);
+  process.exit(2);
+}
+
+export async function runAgentCommand(argv: readonly string[], env: Record<string, string | undefined>): Promise<void> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      options: {
+        server: { type: 'string' },
+        token: { type: 'string' },
+        'token-file': { type: 'string' },
+        name: { type: 'string' },
+        hostname: { type: 'string' },
+        'state-dir': { type: 'string' },
+        sandbox: { type: 'string' },
+        plugins: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+    }));
+  } catch (error) {
+    refuse((error as Error).message);
+  }
+  if (values.help) {
+    console.log(agentUsage);
+    return;
+  }
+  let connection;
+  try {
+    connection = resolveConnection({ server: values.server, token: values.token, tokenFile: values['token-file'] }, env);
+  } catch (error) {
+    if (error instanceof UsageError) refuse(error.message);
+    throw error;
+  }
+  for (const warning of connection.warnings) console.error(`loadplane agent: ${warning}`);
+  const sandbox = parseSandboxMode(values.sandbox ?? env.AGENT_SANDBOX);
+  if (!sandbox) refuse(`--sandbox (or AGENT_SANDBOX) must be on or off, got "${values.sandbox ?? env.AGENT_SANDBOX}"`);
+  const redetectSeconds = Number(env.AGENT_REDETECT_SECONDS ?? 10);
+  if (!Number.isFinite(redetectSeconds) || redetectSeconds < 0) refuse(`AGENT_REDETECT_SECONDS must be a number of seconds (0: never), got "${env.AGENT_REDETECT_SECONDS}"`);
+  const pluginNames = (values.plugins ?? '').split(',').map((name) => name.trim()).filter(Boolean);
+  const logger = createConsoleLogger((env.LOG_LEVEL as 'info') ?? 'info', { component: 'agent' });
+
+  let identity;
+  try {
+    identity = openAgentState(values['state-dir'] ?? defaultStateDir(env));
+  } catch (error) {
+    if (error instanceof AgentStateError) refuse(error.message);
+    throw error;
+  }
+  let plugins;
+  try {
+    plugins = await loadAgentPlugins(pluginNames);
+  } catch (error) {
+    identity.release();
+    if (!(error instanceof KernelBootError)) throw error;
+    console.error(`loadplane agent: ${error.message}\n(a plugin named in --plugins must be installed beside Loadplane: npm install <package>)`);
+    process.exit(2);
+  }
+  const agent = await startNodeAgent({
+    serverUrl: connection.server,
+    token: connection.token,
+    logger,
+    plugins,
+    // For the person at the terminal: what this machine can run, and how to install what it cannot.
+    onToolReport: (report) => console.log(formatToolReport(report)),
+    system: { ...(values.name ? { name: values.name } : {}), ...(values.hostname ? { hostname: values.hostname } : {}) },
+    sandbox,
+    identity,
+    hostnameHint: 'start it with --hostname NAME',
+    redetectMillis: redetectSeconds * 1000,
+    // The machine was deleted in the service: exit non-zero, so a supervisor shows it rather than looping.
+    onRetired: () => {
+      identity.release();
+      process.exit(3);
+    },
+  });
+  const stop = async () => {
+    await agent.shutdown();
+    identity.release();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop());
+  process.on('SIGTERM', () => void stop());
+}

@@ -1,0 +1,45 @@
+#!/usr/bin/env bun
+/**
+ * `loadplane <command>`: the one command-line program (the package's `bin`, and the single executable that
+ * `bun build --compile` makes of this file). Commands load on demand, by literal paths the bundler follows; nothing
+ * but a command's own output goes to stdout (a protocol command such as `mcp` will need it clean).
+ */
+interface Command {
+  summary: string;
+  run(argv: readonly string[], env: Record<string, string | undefined>): Promise<void>;
+}
+
+const commands: Record<string, Command> = {
+  agent: {
+    summary: 'the agent of a load-generator machine: dials out to the service (no inbound port) and runs its tests',
+    run: async (argv, env) => (await import('./agent-command.ts')).runAgentCommand(argv, env),
+  },
+};
+
+const usage = `usage: loadplane <command> [options]
+
+commands:
+${Object.entries(commands)
+  .map(([name, command]) => `  ${name.padEnd(8)}${command.summary}`)
+  .join('\n')}
+
+\`loadplane <command> --help\` shows a command's options. The service and the token come from LOADPLANE_URL and
+LOADPLANE_TOKEN, or --server URL and --token-file FILE. In the repository: npm run --silent loadplane -- <command> ...`;
+
+// A module (top-level await), with nothing to export.
+export {};
+
+const [commandName, ...rest] = process.argv.slice(2);
+if (commandName === undefined) {
+  console.error(usage);
+  process.exit(2);
+} else if (commandName === 'help' || commandName === '--help' || commandName === '-h') {
+  console.log(usage);
+} else if (commandName === 'version' || commandName === '--version') {
+  console.log((await import('../../agent/start-node-agent.ts')).agentVersion);
+} else if (Object.hasOwn(commands, commandName)) {
+  await commands[commandName]!.run(rest, process.env);
+} else {
+  console.error(`loadplane: unknown command "${commandName}"\n\n${usage}`);
+  process.exit(2);
+}

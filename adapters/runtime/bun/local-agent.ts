@@ -1,0 +1,41 @@
+/**
+ * The embedded default's local agent: in the service's process, over loopback, through the real agent path, for the
+ * first workspace. Its identity (machine key) lives in DATA_DIR, which its tools cannot see, so `npm run agent` on the
+ * same host is another machine beside it, not a rival for this one.
+ */
+import { join } from 'node:path';
+import type { Service } from '../../../core/boot-service.ts';
+import type { Logger } from '../../../core/kernel/logger.ts';
+import { provisionLocalAgentToken } from '../../../core/services/runs/local-agent-account.ts';
+import { loadToolPluginsOf } from '../../composition/plugins.ts';
+import type { SandboxMode } from '../../process/sandbox/open-tool-sandbox.ts';
+import { openAgentState } from '../../agent/agent-state.ts';
+import { startNodeAgent } from '../../agent/start-node-agent.ts';
+
+export async function startLocalAgent(service: Service, options: { serverUrl: string; dataDir: string; sandbox: SandboxMode; logger: Logger }) {
+  const identity = openAgentState(join(options.dataDir, 'local-agent'));
+  try {
+    const agent = await startNodeAgent({
+      serverUrl: options.serverUrl,
+      token: await provisionLocalAgentToken(service.database, service.bootstrapWorkspaceId),
+      logger: options.logger,
+      // The same load tools as the service: the built-in ones and those LOADPLANE_PLUGINS added.
+      plugins: loadToolPluginsOf(service),
+      system: { name: 'local agent' },
+      // Its tools run beside the service: they must not read its data (keys, secrets, the database files).
+      sandbox: options.sandbox,
+      hide: [options.dataDir],
+      identity,
+    });
+    return {
+      ...agent,
+      async shutdown() {
+        await agent.shutdown();
+        identity.release();
+      },
+    };
+  } catch (error) {
+    identity.release();
+    throw error;
+  }
+}

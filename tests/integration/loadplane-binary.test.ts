@@ -1,0 +1,78 @@
+/**
+ * The single executable (scripts/build-binaries.sh, `bun build --compile`) for this machine's architecture, run outside
+ * the checkout: its usage, and `loadplane agent` against a service, online with the built-in tools the bundler took in
+ * (the plugins' `import()` of literal paths), running a test to its end.
+ */
+import { afterAll, beforeAll, expect, test } from 'bun:test';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { agentToken } from '../helpers/service-with-agent.ts';
+import { freePort, repoRoot } from '../helpers/service-process.ts';
+import { startTestService, type TestService } from '../helpers/test-service.ts';
+
+const target = process.arch === 'arm64' ? 'arm64' : 'x64';
+let dir: string;
+let binary: string;
+let ts: TestService;
+let agent: ChildProcess | null = null;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'loadplane-binary-'));
+  const built = spawnSync('bash', ['scripts/build-binaries.sh', target], { cwd: repoRoot, env: { ...process.env, DIST_DIR: dir }, encoding: 'utf8' });
+  if (built.status !== 0) throw new Error(`build-binaries.sh ${target} failed:\n${built.stdout}\n${built.stderr}`);
+  binary = join(dir, `loadplane-linux-${target}`);
+  ts = await startTestService({ port: await freePort() });
+  await ts.listen();
+}, 180_000);
+
+afterAll(async () => {
+  agent?.kill('SIGKILL');
+  await ts?.stop();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+test('loadplane --help, and an unknown command: usage, exit 0 and 2', () => {
+  const help = spawnSync(binary, ['--help'], { cwd: dir, encoding: 'utf8' });
+  expect(help.status).toBe(0);
+  expect(help.stdout).toContain('usage: loadplane <command>');
+  const unknown = spawnSync(binary, ['mcpx'], { cwd: dir, encoding: 'utf8' });
+  expect(unknown.status).toBe(2);
+  expect(unknown.stderr).toContain('unknown command "mcpx"');
+});
+
+test('loadplane agent: online with the built-in tools, and runs a test to its end', async () => {
+  const owner = await ts.apiToken('binary-owner');
+  const token = await agentToken(ts, owner.jwt, 'binary-agent');
+  // Outside the checkout, with nothing but the executable: the token from the environment, the state in a temp dir.
+  const child = spawn(binary, ['agent', '--hostname', 'from-binary'], {
+    cwd: dir,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOADPLANE_URL: ts.url, LOADPLANE_TOKEN: token, AGENT_STATE_DIR: join(dir, 'state') },
+  });
+  agent = child;
+  let output = '';
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  while (!output.includes('agent registered')) {
+    if (child.exitCode !== null) throw new Error(`the agent exited with ${child.exitCode}:\n${output}`);
+    await Bun.sleep(50);
+  }
+  const api = async <T>(path: string, init: { method?: string; json?: unknown } = {}) =>
+    (await (await ts.request(`/api/v1${path}`, { token: owner.token, ...init })).json()) as T;
+  const [machine] = await api<{ hostname: string; status: string; tools: { tool: string }[] }[]>('/machines');
+  expect(machine).toMatchObject({ hostname: 'from-binary', status: 'online' });
+  // Every built-in tool's plugin is in the executable; `custom` and `http` need no engine.
+  expect(output).toContain('load tools on this machine:');
+  for (const tool of ['artillery', 'custom', 'gatling', 'http', 'jmeter', 'k6', 'locust']) expect(output).toMatch(new RegExp(`\\n  ${tool} `));
+  expect(machine!.tools.map((t) => t.tool)).toContain('custom');
+
+  const created = await api<{ id: string }>('/tests', { method: 'POST', json: { name: 'from the binary', tool: 'custom', script: '#!/bin/sh\necho ran by the single executable\n' } });
+  const { id } = await api<{ id: string }>('/tasks', { method: 'POST', json: { testId: created.id } });
+  let task: { status: string };
+  do {
+    task = await api<{ status: string }>(`/tasks/${id}`);
+    await Bun.sleep(100);
+  } while (task.status === 'pending' || task.status === 'running');
+  expect(task.status).toBe('completed');
+}, 90_000);
