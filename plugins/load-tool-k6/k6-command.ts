@@ -28,8 +28,8 @@ export function k6Command(assignment: Assignment, binary: string, options: K6Com
     'run',
     '--no-usage-report',
     '--no-color',
-    // No progress bars; the end-of-test summary is still printed and logged.
-    '--quiet',
+    // No --quiet: without a terminal k6 prints a progress line a second ("running (12.0s), 20/20 VUs, ..."), which is
+    // what the live log shows while the run goes; with --quiet it stayed silent until the end-of-test summary.
     // The extension aggregates inside k6 and prints a snapshot every 500 ms; JSON costs k6 a line per sample.
     '--out',
     options.snapshots ? 'loadplane' : `json=${k6SampleFile}`,

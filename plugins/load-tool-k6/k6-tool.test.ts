@@ -20,7 +20,7 @@ const assignment = (overrides: Partial<Assignment> = {}): Assignment => ({
   ...overrides,
 });
 
-const base = ['/opt/k6', 'run', '--no-usage-report', '--no-color', '--quiet', '--out', 'json=samples.jsonl'];
+const base = ['/opt/k6', 'run', '--no-usage-report', '--no-color', '--out', 'json=samples.jsonl'];
 
 describe('command', () => {
   test('no config: the script\'s own options rule', () => {
@@ -45,7 +45,7 @@ describe('command', () => {
 
   test('stages ramp from 0, each target split', () => {
     const config = { stages: [{ duration: '30s', target: 10 }, { duration: '1h30m', target: 5 }, { duration: '500ms', target: 0 }] };
-    expect(k6Command(assignment({ config, machineIndex: 0, machineCount: 2 }), 'k6').argv.slice(7)).toEqual([
+    expect(k6Command(assignment({ config, machineIndex: 0, machineCount: 2 }), 'k6').argv.slice(6)).toEqual([
       '--vus',
       '0',
       '--stage',
@@ -66,7 +66,7 @@ describe('command', () => {
 
   test('with the loadplane output: --out loadplane and no sample file', () => {
     const command = k6Command(assignment({ config: { vus: 4, duration: '2s' } }), '/opt/k6', { snapshots: true });
-    expect(command.argv).toEqual(['/opt/k6', 'run', '--no-usage-report', '--no-color', '--quiet', '--out', 'loadplane', '--vus', '4', '--duration', '2s', 'script.js']);
+    expect(command.argv).toEqual(['/opt/k6', 'run', '--no-usage-report', '--no-color', '--out', 'loadplane', '--vus', '4', '--duration', '2s', 'script.js']);
     expect(command.sampleFile).toBeUndefined();
     expect(createK6Tool({ binary: '/opt/k6', snapshots: true }).command(assignment()).argv).toContain('loadplane');
     expect(createK6Tool({ binary: '/opt/k6' }).command(assignment()).argv).toContain('json=samples.jsonl');

@@ -54,8 +54,7 @@ function assignment(script: string, config: LoadConfig | null): Assignment {
   return { assignmentId: 'k6-it', taskId: 'k6-it-task', testId: 'k6-it-test', tool: 'k6', script, config, machineIndex: 0, machineCount: 1 };
 }
 
-async function run(tool: LoadTool, script: string, config: LoadConfig | null, signal?: AbortSignal, onStarted?: (pid: number) => void) {
-  const logs: LogLine[] = [];
+async function run(tool: LoadTool, script: string, config: LoadConfig | null, signal?: AbortSignal, onStarted?: (pid: number) => void, logs: LogLine[] = []) {
   const intervals: MetricSnapshot[] = [];
   const result: AssignmentResult = await runAssignment({
     tool,
@@ -172,8 +171,11 @@ export default function () {
     const controller = new AbortController();
     let pid = 0;
     // Ten minutes, past the test's timeout: the run can only end in time because the cancel stopped k6.
-    const running = run(tool, script, { vus: 3, duration: '10m' }, controller.signal, (started) => (pid = started));
+    const live: LogLine[] = [];
+    const running = run(tool, script, { vus: 3, duration: '10m' }, controller.signal, (started) => (pid = started), live);
     await waitFor(() => target.requests >= 20, 30_000, 'k6 to send 20 requests');
+    // The live log shows k6's progress while it runs (a line a second without a terminal), not only at the end.
+    await waitFor(() => live.some((line) => /^running \(\d/.test(line.text)), 30_000, "k6's progress line in the live log");
     const abortedAt = Date.now();
     controller.abort();
     const { result, transcript } = await running;
