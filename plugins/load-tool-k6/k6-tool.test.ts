@@ -128,14 +128,14 @@ describe('parser', () => {
     expect(interval.histogram).toEqual(expected.encode());
     expect([interval.startedAt, interval.endedAt]).toEqual([1_700_000_000_000, 1_700_000_000_099]);
     expect(parser.takeInterval(1_700_000_002_000)).toBeNull();
-    // The next interval adds up in the summary, which starts at the parser's creation.
+    // The next interval adds up in the summary, which starts at the first sample (not the parser's creation).
     parser.onOutput('out', lines[0]!);
     expect(parser.takeInterval(1_700_000_003_000)!.requests).toBe(100);
     const summary = parser.summary();
     expect(summary.requests).toBe(200);
     expect(summary.errors).toBe(30);
     expect(LatencyHistogram.decode(summary.histogram).count).toBe(100 + JSON.parse(lines[0]!.slice(k6SnapshotPrefix.length)).histogram.count);
-    expect(summary.startedAt).toBe(1_699_999_999_000);
+    expect(summary.startedAt).toBe(1_700_000_000_000);
   });
 
   test('a snapshot line that does not read is logged, not counted; the prefix on stderr is a log line', () => {

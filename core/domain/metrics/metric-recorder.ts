@@ -82,9 +82,13 @@ export class MetricRecorder {
     };
   }
 
-  /** The whole run: from the recorder's creation (the run's start) to now or the last sample. */
+  /**
+   * The whole run: from its first sample (the run's start when there is none) to now or the last sample. Not from the
+   * recorder's creation: an engine's own start-up (a JVM, Node loading Artillery) sent nothing, and counting it diluted
+   * requests_per_sec (Artillery: 0.67/s reported for 2/s sent).
+   */
   summary(now = this.now()): MetricSnapshot {
-    const startedAt = Math.min(this.createdAt, this.total.first ?? this.createdAt);
+    const startedAt = this.total.first ?? this.createdAt;
     return {
       histogram: this.total.histogram.encode(),
       requests: this.total.requests,
