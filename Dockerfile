@@ -36,4 +36,7 @@ EXPOSE 8080
 HEALTHCHECK --interval=10s --timeout=5s --start-period=30s --retries=6 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 8080) + '/healthz').then(r => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 
-CMD ["npm", "start"]
+# Bun itself, not `npm start`: npm between the init and the service would not pass SIGTERM on, and the service would
+# not shut down gracefully (it drains streams and agent sockets and exits 0 on SIGTERM). Compose adds an init (`init:
+# true`) to reap the tools' orphaned processes.
+CMD ["node_modules/.bin/bun", "adapters/runtime/bun/main.ts"]

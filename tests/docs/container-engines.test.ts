@@ -36,4 +36,13 @@ describe('scripts/container-engines.sh', () => {
     expect(dockerfile).toMatch(/RUN bash scripts\/container-engines\.sh --slim "\$ENGINES" node/);
     expect(readFileSync(join(root, 'compose.yaml'), 'utf8')).toMatch(/ENGINES: \$\{LOADPLANE_ENGINES:-\}/);
   });
+
+  test('the image runs bun itself (SIGTERM reaches the service), compose adds an init and keeps Keycloak\'s data', () => {
+    const dockerfile = readFileSync(join(root, 'Dockerfile'), 'utf8');
+    expect(dockerfile).toContain('CMD ["node_modules/.bin/bun", "adapters/runtime/bun/main.ts"]');
+    expect(dockerfile).not.toMatch(/CMD \["npm"/);
+    const compose = readFileSync(join(root, 'compose.yaml'), 'utf8');
+    expect(compose).toMatch(/init: true/);
+    expect(compose).toMatch(/- keycloak-data:\/opt\/keycloak\/data\/h2/);
+  });
 });

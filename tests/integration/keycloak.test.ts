@@ -1,11 +1,12 @@
 /** The real service against a real Keycloak (AUTH_URL set): Keycloak's tokens open the API and the embedded IdP stays unmounted. */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { requireOrSkip } from '../helpers/k6-binary.ts';
 import { keycloakMissingReason, keycloakPasswordGrant, type KeycloakServer, startKeycloak } from '../helpers/keycloak-server.ts';
-import { freePort, type ServiceProcess, startServiceProcess } from '../helpers/service-process.ts';
+import { freePort, repoRoot, type ServiceProcess, startServiceProcess } from '../helpers/service-process.ts';
 
 // The realm file's confidential client and users (config/keycloak/loadplane-realm.json), as compose uses them.
 const CLIENT_SECRET = 'loadplane-dev-secret-change-me';
@@ -88,6 +89,11 @@ describe('service with AUTH_URL = Keycloak', () => {
     expect(response.status).toBe(200);
     const me = (await response.json()) as { sub: string; roles: string[] };
     expect(me).toMatchObject({ sub: claimsOf(token).sub, preferred_username: 'admin', email: 'admin@example.com', name: 'Ada Admin' });
+    // The realm file fixes the users' ids: a re-created Keycloak gives admin the same `sub`, and so its workspace.
+    const realmAdmin = (JSON.parse(readFileSync(join(repoRoot, 'config/keycloak/loadplane-realm.json'), 'utf8')) as { users: { id: string; username: string }[] }).users.find(
+      (user) => user.username === 'admin',
+    )!;
+    expect(me.sub).toBe(realmAdmin.id);
     expect(me.roles).toEqual(expect.arrayContaining(['admin', 'user', 'default-roles-loadplane']));
 
     const demo = (await (await call('/api/v1/auth/me', await tokenOf('demo'))).json()) as { roles: string[] };
