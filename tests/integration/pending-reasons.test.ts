@@ -148,6 +148,14 @@ test('a busy machine: the count of tasks ahead, moving with the queue (logged on
 
   for (const task of [...waiting, named]) await finishHeld(task.id);
   for (const task of [first, ...waiting, named]) expect(await ws.task(task.id)).toMatchObject({ status: 'completed', pending_reason: null });
+  // The server log tells each run's start and end once, the end with its figures.
+  for (const task of [first, ...waiting, named]) {
+    await waitFor(() => logged.some((line) => line.message === 'run finished' && line.fields.task_id === task.id), 30_000, `the end of ${task.id} logged`);
+    expect(logged.filter((line) => line.message === 'run started' && line.fields.task_id === task.id)).toHaveLength(1);
+    const finished = logged.filter((line) => line.message === 'run finished' && line.fields.task_id === task.id);
+    expect(finished).toHaveLength(1);
+    expect(finished[0]!.fields).toMatchObject({ status: 'completed', requests: expect.any(Number), p95_ms: expect.any(Number) });
+  }
 }, 60_000);
 
 test('behind a long queue (past what a dispatch pass looks at): said at the start, and kept up to date by the sweep', async () => {

@@ -15,6 +15,7 @@ import { createLogStore } from './log-store.ts';
 import { createPendingReasons } from './pending-reasons.ts';
 import type { RunContext, RunSettings } from './run-context.ts';
 import { createRunLifecycle } from './run-lifecycle.ts';
+import { logRunLines } from './run-log-lines.ts';
 import { createRunSignals } from './run-signals.ts';
 import { createRunSweeper } from './run-sweeper.ts';
 import { createStreamHub } from './stream-hub.ts';
@@ -85,6 +86,7 @@ export async function createRuns(options: RunsOptions) {
   kick = () => void dispatcher.kick();
   const sessions = createAgentSessions(ctx, { lifecycle, commands, presence: createAgentPresence(ctx), signals, dispatcher });
   const sweeper = createRunSweeper(ctx, { lifecycle, commands, sessions, dispatcher, workers: options.workers });
+  const stopLogLines = logRunLines(ctx.hooks, sqlOf(options.db), logger);
   // Restart reconciliation: whatever a previous life left behind is settled before anything new happens.
   await sweeper.once();
   sweeper.start();
@@ -98,6 +100,7 @@ export async function createRuns(options: RunsOptions) {
     async stop() {
       await sweeper.stop();
       signals.stop();
+      stopLogLines();
       for (const connection of ctx.connections.values()) connection.close(1001, 'server stopping');
     },
   };
