@@ -68,6 +68,7 @@ export function loadConfig(env: Env): Readonly<Config> {
     pendingTimeoutSeconds: parseInteger(env, 'PENDING_TIMEOUT_SECONDS', 0),
     workers: parseBoolean(env, 'WORKERS', true),
     logLevel: blankToUndefined(env.LOG_LEVEL) ?? 'info',
+    logFormat: blankToUndefined(env.LOG_FORMAT),
   };
   const errors = [...Value.Errors(ConfigSchema, candidate)];
   if (errors.length > 0) {

@@ -46,6 +46,8 @@ export const ConfigSchema = Type.Object({
     ['debug', 'info', 'warn', 'error'].map((level) => Type.Literal(level)),
     { description: 'LOG_LEVEL' },
   ),
+  /** Unset: readable lines on a terminal, JSON lines otherwise (the entry decides, it knows whether stderr is one). */
+  logFormat: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('pretty')], { description: 'LOG_FORMAT' })),
 });
 
 export type Config = Static<typeof ConfigSchema>;

@@ -75,7 +75,8 @@ export async function runAgentCommand(argv: readonly string[], env: Record<strin
   const redetectSeconds = Number(env.AGENT_REDETECT_SECONDS ?? 10);
   if (!Number.isFinite(redetectSeconds) || redetectSeconds < 0) refuse(`AGENT_REDETECT_SECONDS must be a number of seconds (0: never), got "${env.AGENT_REDETECT_SECONDS}"`);
   const pluginNames = (values.plugins ?? '').split(',').map((name) => name.trim()).filter(Boolean);
-  const logger = createConsoleLogger((env.LOG_LEVEL as 'info') ?? 'info', { component: 'agent' });
+  const format = env.LOG_FORMAT === 'json' || env.LOG_FORMAT === 'pretty' ? env.LOG_FORMAT : process.stderr.isTTY ? 'pretty' : 'json';
+  const logger = createConsoleLogger((env.LOG_LEVEL as 'info') ?? 'info', { component: 'agent' }, format);
 
   let identity;
   try {

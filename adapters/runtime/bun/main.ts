@@ -26,7 +26,8 @@ async function main() {
     }
     throw error;
   }
-  const logger = createConsoleLogger(config.logLevel as 'info');
+  // Readable lines for a person at a terminal, JSON lines for a collector (LOG_FORMAT decides when set).
+  const logger = createConsoleLogger(config.logLevel as 'info', {}, config.logFormat ?? (process.stderr.isTTY ? 'pretty' : 'json'));
   await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
 
   const service = await composeService({
