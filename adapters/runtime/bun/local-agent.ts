@@ -10,9 +10,12 @@ import { provisionLocalAgentToken } from '../../../core/services/runs/local-agen
 import { loadToolPluginsOf } from '../../composition/plugins.ts';
 import type { SandboxMode } from '../../process/sandbox/open-tool-sandbox.ts';
 import { openAgentState } from '../../agent/agent-state.ts';
-import { startNodeAgent } from '../../agent/start-node-agent.ts';
+import { startNodeAgent, type ToolReport } from '../../agent/start-node-agent.ts';
 
-export async function startLocalAgent(service: Service, options: { serverUrl: string; dataDir: string; sandbox: SandboxMode; logger: Logger }) {
+export async function startLocalAgent(
+  service: Service,
+  options: { serverUrl: string; dataDir: string; sandbox: SandboxMode; logger: Logger; onToolReport?: (report: readonly ToolReport[]) => void },
+) {
   const identity = openAgentState(join(options.dataDir, 'local-agent'));
   try {
     const agent = await startNodeAgent({
@@ -26,6 +29,7 @@ export async function startLocalAgent(service: Service, options: { serverUrl: st
       sandbox: options.sandbox,
       hide: [options.dataDir],
       identity,
+      onToolReport: options.onToolReport,
     });
     return {
       ...agent,

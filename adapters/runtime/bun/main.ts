@@ -1,11 +1,15 @@
 /** The Bun entry: the only reader of process.env; boots the service and serves it until SIGINT/SIGTERM. */
+import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { ConfigError, loadConfig } from '../../../config/load-config.ts';
 import { composeService } from '../../composition/compose-service.ts';
 import { createConsoleLogger } from '../../../core/kernel/console-logger.ts';
 import { KernelBootError } from '../../../core/kernel/errors.ts';
 import { AgentStateError } from '../../agent/agent-state.ts';
 import { startLocalAgent } from './local-agent.ts';
+import { startupBanner } from './startup-banner.ts';
+import { formatToolReport, type ToolReport } from '../../agent/start-node-agent.ts';
 import { databaseForConfig } from '../../db/database-for-config.ts';
 import { changeFeedForConfig, pubSubForConfig } from '../../pubsub/change-feed-for-config.ts';
 import { createDiskDataFiles } from '../../files/disk-data-files.ts';
@@ -27,8 +31,11 @@ async function main() {
     throw error;
   }
   // Readable lines for a person at a terminal, JSON lines for a collector (LOG_FORMAT decides when set).
-  const logger = createConsoleLogger(config.logLevel as 'info', {}, config.logFormat ?? (process.stderr.isTTY ? 'pretty' : 'json'));
+  const pretty = (config.logFormat ?? (process.stderr.isTTY ? 'pretty' : 'json')) === 'pretty';
+  const logger = createConsoleLogger(config.logLevel as 'info', {}, pretty ? 'pretty' : 'json');
   await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
+  // The first start creates the embedded database and runs every migration: say so instead of seconds of silence.
+  logger.info('starting', { data_dir: config.dataDir, database: config.databaseUrl ? 'postgresql' : 'pglite (embedded)' });
 
   const service = await composeService({
     config,
@@ -58,14 +65,27 @@ async function main() {
   });
 
   // The embedded default: one agent in this process, over loopback, through the real agent path.
+  let tools: readonly ToolReport[] | null = null;
   const localAgent = config.localAgent
     ? await startLocalAgent(service, {
         serverUrl: `http://${['0.0.0.0', '::'].includes(config.host) ? '127.0.0.1' : config.host}:${port}`,
         dataDir: config.dataDir,
         sandbox: config.agentSandbox,
         logger: logger.child({ component: 'local-agent' }),
+        onToolReport: (report) => (tools ??= report),
       })
     : null;
+  // For a person at a terminal (never between a collector's JSON lines): where it is, how to sign in, what can run.
+  if (pretty) {
+    const passwordFile = join(config.dataDir, 'initial-admin-password');
+    console.error(
+      startupBanner({
+        publicUrl: config.publicUrl,
+        passwordFile: existsSync(passwordFile) ? passwordFile : null,
+        toolReport: tools ? formatToolReport(tools) : null,
+      }),
+    );
+  }
 
   let stopping = false;
   const stop = async (signal: string) => {
