@@ -5,10 +5,13 @@
  * leaves no JVM behind.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { locateEngineOnHost, requireOrSkip } from 'loadplane/plugin/testing';
 import { gatlingEngine, gatlingVersion } from '../../plugins/load-tool-gatling/engine.ts';
 import { cancelLeavesNothing, expectRefused, expectServedFigures, processesWith, runToEnd, startDelayTarget, startServing, type TaskOptions } from '../helpers/engine-runs.ts';
 import { passEnv, type ServiceWithAgentProcess, startServiceWithAgentProcess } from '../helpers/service-with-agent.ts';
+import { repoRoot } from '../helpers/service-process.ts';
 
 const gatling = await locateEngineOnHost(gatlingEngine, { env: process.env });
 const ready = (what: string) => requireOrSkip(gatling.found ? null : gatling.reason, what);
@@ -89,6 +92,17 @@ describe('Gatling through the service and a real agent', () => {
     // The median stays near the delay; the margin absorbs a busy CI machine (no timing claim beyond that).
     expect(task.p50!).toBeLessThanOrEqual(maxDelayMs + 100);
     console.log(`gatling staged run: ${requests} requests, p50 ${task.p50} ms, p95 ${task.p95} ms, p99 ${task.p99} ms, ${task.requests_per_sec} req/s`);
+  }, 120_000);
+
+  test("the plugin README's simulation compiles and runs as written (only its base URL pointed at the target)", async () => {
+    if (!ready('the Gatling README example')) return;
+    const { ts, token, agent } = fixture!;
+    const readme = readFileSync(join(repoRoot, 'plugins/load-tool-gatling/README.md'), 'utf8');
+    const example = /```java\n([\s\S]*?)```/.exec(readme)![1]!.replace('https://shop.staging.example.test', target.url);
+    const { task, served } = await runToEnd(ts, token, target, onTheAgent(example, { vus: 1, duration: '2s' }), () => agent.output().slice(-3000));
+    expect(task.status, agent.output().slice(-3000)).toBe('completed');
+    expect(served).toBeGreaterThan(0);
+    expect(task.total_requests).toBe(served);
   }, 120_000);
 
   test('cancel mid-run: the task is cancelled and no JVM of it is left', async () => {
