@@ -15,3 +15,10 @@ test('a plugin module runs with this runtime, and the sandbox is told to let run
   // By default, the binary running this agent.
   expect(createModuleRuntime().command(new URL('file:///x/m.ts'))[0]).toBe(process.execPath);
 });
+
+test('in a single executable the module runs by its id through the hidden subcommand, and only the executable is read', () => {
+  const runtime = createModuleRuntime('/usr/local/bin/loadplane', true);
+  expect(runtime.command(new URL('file:///$bunfs/root/engine/main.ts'), 'load-tool-http/engine')).toEqual(['/usr/local/bin/loadplane', '__module', 'load-tool-http/engine']);
+  expect(runtime.readable()).toEqual(['/usr/local/bin/loadplane']);
+  expect(() => runtime.command(new URL('file:///$bunfs/root/x.ts'))).toThrow('has no id');
+});

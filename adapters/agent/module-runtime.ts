@@ -3,9 +3,9 @@
  * and the host remembers what it handed out, so the tool sandbox lets runs read the runtime and the modules' folders.
  *
  * Today the runtime is the Bun binary running the agent (`process.execPath`) and the module a file beside its plugin.
- * A single executable built with `bun build --compile` has no module files on disk: that build maps `command()` to a
- * hidden subcommand of its own (`[process.execPath, '__module', <module id>]`, the module bundled in as an entry point),
- * and `readable()` to the executable alone; plugins do not change.
+ * A single executable built with `bun build --compile` has no module files on disk: there `command()` answers its hidden
+ * subcommand (`[process.execPath, '__module', <module id>]`, the module bundled in), and `readable()` the executable
+ * alone; plugins do not change.
  */
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,8 +16,21 @@ export interface HostModuleRuntime extends ModuleRuntime {
   readable(): string[];
 }
 
-export function createModuleRuntime(runtime: string = process.execPath): HostModuleRuntime {
+/** Whether this process is a single executable made by `bun build --compile` (its modules live in `/$bunfs/`). */
+export const isSingleExecutable = () => (process.argv[1] ?? '').startsWith('/$bunfs/');
+
+export function createModuleRuntime(runtime: string = process.execPath, singleExecutable = isSingleExecutable()): HostModuleRuntime {
   const folders = new Set<string>();
+  if (singleExecutable) {
+    return {
+      // The module is bundled into this executable: its hidden subcommand runs it by id (adapters/runtime/bun/loadplane.ts).
+      command(module, id) {
+        if (!id) throw new Error(`${module.href} has no id, so this single executable cannot run it: run the agent from a checkout`);
+        return [runtime, '__module', id];
+      },
+      readable: () => [runtime],
+    };
+  }
   return {
     command(module) {
       if (module.protocol !== 'file:') throw new Error(`a plugin module must be a file to run as a process, got ${module.href}`);

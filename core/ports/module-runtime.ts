@@ -13,8 +13,11 @@ export interface ModuleRuntime {
    * Ask in the plugin's setup: the agent makes what the answer runs (the runtime and the module's folder) readable
    * inside the tool sandbox, which opens after setup. The module may import only files of its own folder (no npm
    * package, nothing of Loadplane): that folder is all a sandboxed run can read of the plugin.
+   *
+   * `id` (`<plugin>/<module>`, e.g. `load-tool-http/engine`) names the module where there are no module files: a
+   * single executable (`bun build --compile`) bundles its built-in plugins' modules and runs them by that id.
    */
-  command(module: URL): string[];
+  command(module: URL, id?: string): string[];
 }
 
 export const moduleRuntimePort = defineCapability<ModuleRuntime>({ id: 'port.moduleRuntime', cardinality: 'one' });

@@ -13,7 +13,7 @@ export default definePlugin({
   setup(ctx) {
     // Asked here, in setup, so an agent makes the engine readable inside its tool sandbox. The server has no module
     // runtime: it only validates scripts and knows the tool id.
-    const engine = ctx.has(moduleRuntimePort) ? ctx.use(moduleRuntimePort).command(engineModule) : undefined;
+    const engine = ctx.has(moduleRuntimePort) ? ctx.use(moduleRuntimePort).command(engineModule, 'load-tool-http/engine') : undefined;
     ctx.provide(loadToolCapability, createHttpTool({ engine }));
   },
 });

@@ -69,10 +69,21 @@ test('loadplane agent: online with the built-in tools, and runs a test to its en
 
   const created = await api<{ id: string }>('/tests', { method: 'POST', json: { name: 'from the binary', tool: 'custom', script: '#!/bin/sh\necho ran by the single executable\n' } });
   const { id } = await api<{ id: string }>('/tasks', { method: 'POST', json: { testId: created.id } });
-  let task: { status: string };
-  do {
-    task = await api<{ status: string }>(`/tasks/${id}`);
-    await Bun.sleep(100);
-  } while (task.status === 'pending' || task.status === 'running');
-  expect(task.status).toBe('completed');
+  const ended = async (taskId: string) => {
+    let task: { status: string; total_requests: number | null };
+    do {
+      task = await api<{ status: string; total_requests: number | null }>(`/tasks/${taskId}`);
+      await Bun.sleep(100);
+    } while (task.status === 'pending' || task.status === 'running');
+    return task;
+  };
+  expect((await ended(id)).status).toBe('completed');
+
+  // The http tool's engine is bundled in the executable too (its hidden `__module` subcommand): a native-steps run.
+  expect(machine!.tools.map((t) => t.tool)).toContain('http');
+  const steps = `steps:\n  - name: health\n    method: GET\n    url: ${ts.url}/healthz\n    expect: {status: 200}\n`;
+  const http = await api<{ id: string }>('/tests', { method: 'POST', json: { name: 'http from the binary', tool: 'http', script: steps } });
+  const { id: httpRun } = await api<{ id: string }>('/tasks', { method: 'POST', json: { testId: http.id } });
+  const httpTask = await ended(httpRun);
+  expect(httpTask, output.slice(-2000)).toMatchObject({ status: 'completed', total_requests: 1 });
 }, 90_000);

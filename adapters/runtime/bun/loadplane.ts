@@ -26,6 +26,15 @@ ${Object.entries(commands)
 \`loadplane <command> --help\` shows a command's options. The service and the token come from LOADPLANE_URL and
 LOADPLANE_TOKEN, or --server URL and --token-file FILE. In the repository: npm run --silent loadplane -- <command> ...`;
 
+/**
+ * Modules of built-in plugins that run as processes of their own (core/ports/module-runtime.ts), by id: a single
+ * executable has no module files, so `loadplane __module <id> <args>` runs the one bundled here. Literal paths, so the
+ * bundler takes them in.
+ */
+const bundledModules: Record<string, () => Promise<unknown>> = {
+  'load-tool-http/engine': () => import('../../../plugins/load-tool-http/engine/main.ts'),
+};
+
 // A module (top-level await), with nothing to export.
 export {};
 
@@ -33,6 +42,16 @@ const [commandName, ...rest] = process.argv.slice(2);
 if (commandName === undefined) {
   console.error(usage);
   process.exit(2);
+} else if (commandName === '__module') {
+  const [id, ...moduleArgs] = rest;
+  const load = id !== undefined && Object.hasOwn(bundledModules, id) ? bundledModules[id] : undefined;
+  if (!load) {
+    console.error(`loadplane: no bundled module "${id ?? ''}"`);
+    process.exit(2);
+  }
+  // The module reads its own arguments from argv[2] on, as when its runtime runs it as a file.
+  process.argv.splice(2, process.argv.length - 2, ...moduleArgs);
+  await load();
 } else if (commandName === 'help' || commandName === '--help' || commandName === '-h') {
   console.log(usage);
 } else if (commandName === 'version' || commandName === '--version') {
