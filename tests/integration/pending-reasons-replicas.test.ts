@@ -13,6 +13,7 @@ import { waitFor } from '../helpers/process-probes.ts';
 import { freePort } from '../helpers/service-process.ts';
 import { agentToken } from '../helpers/service-with-agent.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
+import { requireOrSkip } from '../helpers/k6-binary.ts';
 
 let postgres: PostgresServer | null = null;
 let a: TestService;
@@ -39,12 +40,8 @@ afterAll(async () => {
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
 
-function requirePostgres() {
-  if (postgres) return true;
-  if (process.env.CI) throw new Error(`CI must run the replica suite: ${POSTGRES_SKIP_MESSAGE}`);
-  console.warn(`pending-reasons-replicas skipped: ${POSTGRES_SKIP_MESSAGE}`);
-  return false;
-}
+/** Without PostgreSQL the suite says why and skips; under CI that is a failure. */
+const requirePostgres = () => requireOrSkip(postgres ? null : POSTGRES_SKIP_MESSAGE, 'the pending-reason replica suite');
 
 test("a reason computed on A shows in B's SSE stream, and so does its change", async () => {
   if (!requirePostgres()) return;
