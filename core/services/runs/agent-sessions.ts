@@ -109,8 +109,26 @@ export function createAgentSessions(ctx: RunContext, parts: Parts) {
         const local = ctx.connections.get(machineId);
         ctx.connections.set(machineId, current);
         connection = current;
-        if (local && local !== current) local.close(machineTakenCloseCode, 'replaced by a newer connection of the same machine');
-        else if (previous && previous.replicaId !== ctx.replicaId) await commands.closeRemote(previous.replicaId, machineId, previous.connectionId);
+        // The database says who holds the machine. Hellos of one machine at once (a cloned agent) finish in any order:
+        // a later claim may have won while this one set up, and its close for us may have come before we were
+        // registered. So, registered, we ask: not the holder any more, we leave; the holder closes what it replaced.
+        const [held] = await sql.all<{ connection_id: string | null }>('select connection_id from machines where id = ?', [machineId]);
+        const holder = held?.connection_id ?? null;
+        // What this claim replaced goes either way (unless it is the holder after all): nobody else would close it. The
+        // socket registered here and the one the database named before us may be two different ones.
+        if (local && local !== current && local.connectionId !== holder) local.close(machineTakenCloseCode, 'replaced by a newer connection of the same machine');
+        if (previous && previous.replicaId !== ctx.replicaId && previous.connectionId !== holder) {
+          await commands.closeRemote(previous.replicaId, machineId, previous.connectionId);
+        }
+        if (holder !== connectionId) {
+          if (ctx.connections.get(machineId) === current) {
+            if (local && local.connectionId === holder) ctx.connections.set(machineId, local);
+            else ctx.connections.delete(machineId);
+          }
+          connection = null;
+          transport.close(machineTakenCloseCode, 'replaced by a newer connection of the same machine');
+          return;
+        }
 
         // Reconcile runs: the agent's view after a reconnect against ours.
         const reported = new Map(message.running.map((r) => [r.assignmentId, r.logSeq]));
