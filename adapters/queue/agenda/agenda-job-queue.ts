@@ -39,6 +39,20 @@ async function ensureAgendaSchema(connectionString: string): Promise<void> {
   }
 }
 
+/**
+ * Agenda fires some queries and forgets them (`unlockJob` in its processor): one that fails when PostgreSQL ends the
+ * connection is a rejection nobody handles, and Bun ends the process on those. Each query's promise gets a handler
+ * that does nothing; a caller that awaits it still gets the rejection.
+ */
+function markQueriesHandled(pool: pg.Pool): void {
+  const query = pool.query.bind(pool) as (...args: unknown[]) => unknown;
+  (pool as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+    const result = query(...args);
+    if (result instanceof Promise) result.catch(() => {});
+    return result;
+  };
+}
+
 const defineOn = (agenda: Agenda, name: string, handler: () => Promise<void>) =>
   agenda.define(name, async () => {
     await handler();
@@ -71,6 +85,7 @@ export async function createAgendaJobQueue(options: AgendaQueueOptions): Promise
       // flight fails on its own; the pool drops the client and the channel reconnects.
       pool = new pg.Pool({ connectionString: options.connectionString, max: 4 });
       pool.on('error', (error) => options.logger.warn('agenda: a PostgreSQL connection was lost', { error: String(error) }));
+      markQueriesHandled(pool);
       const backend = new PostgresBackend({
         pool,
         tableName: table,
