@@ -62,3 +62,19 @@ export async function upgradeAttempt(url: string, token?: string): Promise<Respo
     },
   });
 }
+
+/** A task's SSE stream read as raw text while it goes on (comment lines included), until `close()`. */
+export function openRawStream(origin: string, taskId: string, token: string) {
+  const abort = new AbortController();
+  let text = '';
+  const ended = (async () => {
+    const response = await fetch(`${origin}/api/v1/tasks/${taskId}/log-stream`, { headers: { authorization: `Bearer ${token}` }, signal: abort.signal });
+    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      text += value;
+    }
+  })().catch(() => {});
+  return { text: () => text, ended, close: () => abort.abort() };
+}

@@ -14,6 +14,7 @@ import { freePort } from '../helpers/service-process.ts';
 import { agentToken } from '../helpers/service-with-agent.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
 import { requireOrSkip } from '../helpers/k6-binary.ts';
+import { openRawStream } from '../helpers/stream-clients.ts';
 
 let postgres: PostgresServer | null = null;
 let a: TestService;
@@ -52,28 +53,18 @@ test("a reason computed on A shows in B's SSE stream, and so does its change", a
   const task = (await started.json()) as { id: string; pending_reason: string };
   expect(task.pending_reason).toBe('no machine of this workspace is online');
 
-  const abort = new AbortController();
-  let text = '';
-  const reading = (async () => {
-    const response = await fetch(`${b.url}/api/v1/tasks/${task.id}/log-stream`, { headers: { authorization: `Bearer ${token}` }, signal: abort.signal });
-    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      text += value;
-    }
-  })().catch(() => {});
+  const stream = openRawStream(b.url, task.id, token);
   try {
-    await waitFor(() => text.includes(': waiting: no machine of this workspace is online\n\n'), 30_000, () => `the first reason on B: ${JSON.stringify(text)}`);
+    await waitFor(() => stream.text().includes(': waiting: no machine of this workspace is online\n\n'), 30_000, () => `the first reason on B: ${JSON.stringify(stream.text())}`);
     // An agent without k6 comes online on A: A's dispatcher recomputes the reason and wakes B.
     agent = createProtocolAgent({ origin: a.url, token: await agentToken(a, jwt, 'replica agent'), hostname: 'replica-gen-1', tools: ['custom'] });
     await agent.connect();
-    await waitFor(() => text.includes(': waiting: no online machine offers k6: '), 30_000, () => `the changed reason on B: ${JSON.stringify(text)}`);
+    await waitFor(() => stream.text().includes(': waiting: no online machine offers k6: '), 30_000, () => `the changed reason on B: ${JSON.stringify(stream.text())}`);
     const reason = (await (await b.request(`/api/v1/tasks/${task.id}`, { token })).json()) as { pending_reason: string };
-    expect(text).toContain(`: waiting: ${reason.pending_reason}\n\n`);
-    expect(text).not.toContain('data:');
+    expect(stream.text()).toContain(`: waiting: ${reason.pending_reason}\n\n`);
+    expect(stream.text()).not.toContain('data:');
   } finally {
-    abort.abort();
-    await reading;
+    stream.close();
+    await stream.ended;
   }
 }, 90_000);

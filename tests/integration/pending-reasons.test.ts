@@ -12,6 +12,7 @@ import { waitFor } from '../helpers/process-probes.ts';
 import { freePort } from '../helpers/service-process.ts';
 import { agentToken } from '../helpers/service-with-agent.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
+import { openRawStream } from '../helpers/stream-clients.ts';
 
 /** Every line the service logs, with the bindings of the logger that wrote it. */
 const logged: { message: string; fields: Record<string, unknown> }[] = [];
@@ -55,20 +56,7 @@ async function workspace(username: string) {
 }
 
 /** A raw SSE reader: the stream's text as received, comments included. */
-function openStream(taskId: string, token: string) {
-  const abort = new AbortController();
-  let text = '';
-  const ended = (async () => {
-    const response = await fetch(`${ts.url}/api/v1/tasks/${taskId}/log-stream`, { headers: { authorization: `Bearer ${token}` }, signal: abort.signal });
-    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      text += value;
-    }
-  })().catch(() => {});
-  return { text: () => text, ended, close: () => abort.abort() };
-}
+const openStream = (taskId: string, token: string) => openRawStream(ts.url, taskId, token);
 
 const k6Script = `import http from 'k6/http';\nexport default function () { http.get('http://127.0.0.1:9/'); }\n`;
 
