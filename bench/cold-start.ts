@@ -2,12 +2,14 @@
  * A newcomer's first start, timed: `npm start`'s entry on a fresh DATA_DIR (embedded PGlite, embedded IdP, the local
  * agent) to `/healthz` 200, then to the local agent online, then the README's first run (the http tool against
  * /healthz, 1 VU, one pass of its step) to its `done`. Then a second start on the same DATA_DIR (warm: the database
- * exists) for comparison. Medians of --rounds fresh starts.
+ * exists), and, side by side in the same round, a fresh start WITHOUT the prepared database template
+ * (node_modules/.cache/loadplane/pglite moved aside: initdb and every migration, as before the template). Medians of
+ * --rounds rounds.
  *
  *   ./node_modules/.bin/bun bench/cold-start.ts [--rounds 5]
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, passwordGrant, repoRoot } from '../tests/helpers/service-process.ts';
@@ -74,6 +76,25 @@ async function firstRun(url: string, dataDir: string, since: number): Promise<{ 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const cold = { healthy: [] as number[], agent: [] as number[], done: [] as number[] };
 const warm: number[] = [];
+const untemplated: number[] = [];
+const templates = join(repoRoot, 'node_modules/.cache/loadplane/pglite');
+
+/** A fresh start to /healthz with the template moved aside (what it makes meanwhile is dropped, the template put back). */
+async function withoutTemplate(): Promise<number> {
+  const aside = `${templates}.bench-aside`;
+  await rename(templates, aside);
+  const dataDir = await mkdtemp(join(tmpdir(), 'loadplane-cold-'));
+  try {
+    const started = await start(dataDir);
+    await stop(started.child);
+    return started.healthyMs;
+  } finally {
+    await rm(templates, { recursive: true, force: true });
+    await rename(aside, templates);
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
 for (let round = 0; round < rounds; round++) {
   const dataDir = await mkdtemp(join(tmpdir(), 'loadplane-cold-'));
   try {
@@ -87,10 +108,11 @@ for (let round = 0; round < rounds; round++) {
     const second = await start(dataDir);
     warm.push(second.healthyMs);
     await stop(second.child);
+    untemplated.push(await withoutTemplate());
   } finally {
     await rm(dataDir, { recursive: true, force: true });
   }
-  console.error(`round ${round + 1}: healthy ${cold.healthy.at(-1)!.toFixed(0)} ms, agent ${cold.agent.at(-1)!.toFixed(0)} ms, done ${cold.done.at(-1)!.toFixed(0)} ms, warm ${warm.at(-1)!.toFixed(0)} ms`);
+  console.error(`round ${round + 1}: healthy ${cold.healthy.at(-1)!.toFixed(0)} ms, agent ${cold.agent.at(-1)!.toFixed(0)} ms, done ${cold.done.at(-1)!.toFixed(0)} ms, warm ${warm.at(-1)!.toFixed(0)} ms, no template ${untemplated.at(-1)!.toFixed(0)} ms`);
 }
 console.log(`Cold start, median of ${rounds} fresh DATA_DIRs\n`);
 console.log('| step | median ms | min ms | max ms |\n|---|---|---|---|');
@@ -99,3 +121,5 @@ row('fresh DATA_DIR: start to /healthz 200', cold.healthy);
 row('fresh DATA_DIR: start to the local agent online', cold.agent);
 row("fresh DATA_DIR: start to the first run's done (http, one request)", cold.done);
 row('second start, same DATA_DIR: to /healthz 200', warm);
+row('fresh DATA_DIR without the prepared template: to /healthz 200', untemplated);
+console.log(`\nratio, fresh start with the template / without: ${(median(cold.healthy) / median(untemplated)).toFixed(2)}`);

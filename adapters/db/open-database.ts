@@ -7,6 +7,9 @@ import { type Kysely, sql } from 'kysely';
 import type { MigrationClass } from '../../core/kernel/define-plugin.ts';
 import type { Database } from '../../core/ports/database.ts';
 import { ownerOnlyTree } from '../files/owner-only-tree.ts';
+import { readdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { defaultTemplateDir, dropTemplate, isFreshCluster, readTemplate, saveTemplate, type TemplateTarball, templatePath } from './pglite-template.ts';
 
 export interface OpenDatabaseOptions {
   /** `postgres://...` for a server; unset for PGlite. */
@@ -16,6 +19,8 @@ export interface OpenDatabaseOptions {
   entities: readonly EntitySchema[];
   migrations: readonly MigrationClass[];
   debug?: boolean;
+  /** Where prepared PGlite clusters are kept (pglite-template.ts); null: always initdb and migrate from scratch. */
+  pgliteTemplateDir?: string | null;
 }
 
 export async function openDatabase(options: OpenDatabaseOptions): Promise<Database & { close(): Promise<void> }> {
@@ -30,21 +35,58 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   const pgliteOnDisk = !options.databaseUrl && options.pgliteDir !== undefined && options.pgliteDir !== 'memory://';
   // Created owner-only before PGlite writes anything into it; an older installation's files are tightened too.
   if (pgliteOnDisk) await ownerOnlyTree(options.pgliteDir!);
-  const orm = options.databaseUrl
-    ? await PostgresORM.init({ ...common, clientUrl: options.databaseUrl, pool: { min: 1, max: 10 } })
-    : options.pgliteDir === undefined || options.pgliteDir === 'memory://'
-      ? await PgliteORM.init({ ...common, dbName: 'memory://' })
-      : await PgliteORM.init({ ...common, dbName: 'loadplane', driverOptions: { dataDir: options.pgliteDir } });
-  if (options.databaseUrl) await migrateOneAtATime(orm);
-  else await orm.migrator.up();
+  if (options.databaseUrl) {
+    const orm = await PostgresORM.init({ ...common, clientUrl: options.databaseUrl, pool: { min: 1, max: 10 } });
+    await migrateOneAtATime(orm);
+    return wrap(orm, 'postgresql');
+  }
+  const dataDir = options.pgliteDir ?? 'memory://';
+  const inMemory = dataDir === 'memory://';
+  // On disk the cluster lives in dataDir and `loadplane` is a database in it; in memory the cluster is the database.
+  const dbName = inMemory ? 'memory://' : 'loadplane';
+  const templateDir = options.pgliteTemplateDir === undefined ? defaultTemplateDir : options.pgliteTemplateDir;
+  const template = templateDir && isFreshCluster(dataDir) ? templatePath(templateDir, dbName, options.migrations) : null;
+  let prepared = template ? await readTemplate(template) : null;
+  let orm: PgliteORM;
+  try {
+    orm = await openPglite(common, dbName, inMemory ? null : dataDir, prepared);
+  } catch (error) {
+    if (!prepared || !template) throw error;
+    // A template PGlite cannot load (corrupt, or cut short): forget it and make the cluster the slow way.
+    await dropTemplate(template);
+    if (!inMemory) await emptyDirectory(dataDir);
+    prepared = null;
+    orm = await openPglite(common, dbName, inMemory ? null : dataDir, null);
+  }
+  if (template && !prepared) {
+    const pglite = (await orm.em.getConnection().getNativeClient()) as { dumpDataDir(compression: 'gzip'): Promise<Blob | File> };
+    await saveTemplate(template, () => pglite.dumpDataDir('gzip'));
+  }
   // Files PGlite wrote while opening get the umask's mode: mend them too (later ones sit behind 0700 directories).
   if (pgliteOnDisk) await ownerOnlyTree(options.pgliteDir!);
-  return {
-    orm,
-    kind: options.databaseUrl ? 'postgresql' : 'pglite',
-    fork: () => orm.em.fork(),
-    close: () => orm.close(true),
-  };
+  return wrap(orm, 'pglite');
+}
+
+/** PGlite opened and migrated, from a prepared cluster when one is given; a failed open is closed before it throws. */
+async function openPglite(common: object, dbName: string, dataDir: string | null, prepared: TemplateTarball | null): Promise<PgliteORM> {
+  const driverOptions = { ...(dataDir ? { dataDir } : {}), ...(prepared ? { loadDataDir: prepared } : {}) };
+  const orm = await PgliteORM.init({ ...common, dbName, driverOptions });
+  try {
+    await orm.migrator.up();
+    return orm;
+  } catch (error) {
+    await orm.close(true).catch(() => {});
+    throw error;
+  }
+}
+
+/** A fresh directory's partial contents (a failed template load), removed while the directory itself stays (0700). */
+async function emptyDirectory(dir: string): Promise<void> {
+  for (const name of await readdir(dir)) await rm(join(dir, name), { recursive: true, force: true });
+}
+
+function wrap(orm: PgliteORM | PostgresORM, kind: Database['kind']): Database & { close(): Promise<void> } {
+  return { orm, kind, fork: () => orm.em.fork(), close: () => orm.close(true) };
 }
 
 /**
