@@ -14,6 +14,14 @@ const commands: Record<string, Command> = {
     summary: 'the agent of a load-generator machine: dials out to the service (no inbound port) and runs its tests',
     run: async (argv, env) => (await import('./agent-command.ts')).runAgentCommand(argv, env),
   },
+  backup: {
+    summary: "writes the service's database and DATA_DIR's files to one file (holds every secret: kept 0600)",
+    run: async (argv, env) => (await import('./backup-command.ts')).runBackupCommand(argv, env),
+  },
+  restore: {
+    summary: 'loads such a file into an empty database and DATA_DIR (the service stopped)',
+    run: async (argv, env) => (await import('./backup-command.ts')).runRestoreCommand(argv, env),
+  },
 };
 
 const usage = `usage: loadplane <command> [options]
