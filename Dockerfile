@@ -3,7 +3,7 @@ FROM node:20-bookworm-slim
 
 WORKDIR /app
 
-# bubblewrap: the agents' tool sandbox (README, "Run isolation"); without it the local agent offers no tool.
+# bubblewrap: the agents' tool sandbox (docs/security.md, "Run isolation"); without it the local agent offers no tool.
 RUN apt-get update && apt-get install -y --no-install-recommends bubblewrap && rm -rf /var/lib/apt/lists/*
 
 # Dependencies first, so the layer is reused while only sources change. Bun is a dev dependency, so the
@@ -16,6 +16,9 @@ RUN npm ci --no-audit --no-fund && npm cache clean --force
 COPY . .
 # Bundles the admin UI when the project has a build step.
 RUN npm run --if-present build
+# The embedded database's prepared cluster (npm ci's postinstall ran before the sources were here): a container started
+# without DATABASE_URL loads it instead of running initdb and every migration (docs/benchmarks.md, "Cold start").
+RUN node_modules/.bin/bun scripts/prepare-database-template.ts
 
 # Load engines for the in-process agent: none by default (the image stays small and the agent offers `custom`);
 # `docker compose build --build-arg ENGINES=all` (or a list: "k6 locust") installs them for the user `node` with
@@ -28,7 +31,9 @@ ENV NODE_ENV=production \
     PORT=8080 \
     DATA_DIR=/data
 
-RUN mkdir -p /data && chown node:node /data
+# /agent-token: compose's shared volume, where the service keeps the agent's token (AGENT_TOKEN_FILE); a named volume
+# takes this owner and mode from the image.
+RUN mkdir -p /data && chown node:node /data && install -d -o node -g node -m 700 /agent-token
 USER node
 VOLUME ["/data"]
 EXPOSE 8080

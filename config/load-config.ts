@@ -56,6 +56,7 @@ export function loadConfig(env: Env): Readonly<Config> {
     webhookAllowHosts: parseList(env.WEBHOOK_ALLOW_HOSTS),
     trustedProxies: parseList(env.TRUSTED_PROXIES),
     localAgent: parseBoolean(env, 'LOCAL_AGENT', databaseUrl === undefined),
+    agentTokenFile: blankToUndefined(env.AGENT_TOKEN_FILE),
     agentSandbox: parseBoolean(env, 'AGENT_SANDBOX', true) ? 'on' : 'off',
     metricsToken: blankToUndefined(env.METRICS_TOKEN),
     smtpUrl: blankToUndefined(env.SMTP_URL),

@@ -20,6 +20,11 @@ export const ConfigSchema = Type.Object({
   webhookAllowHosts: Type.Array(Type.String({ minLength: 1 }), { description: 'WEBHOOK_ALLOW_HOSTS' }),
   trustedProxies: Type.Array(Type.String({ minLength: 1 }), { description: 'TRUSTED_PROXIES' }),
   localAgent: Type.Boolean({ description: 'LOCAL_AGENT' }),
+  /**
+   * Where the service keeps an API token for an agent of the first workspace (compose's `agent` service reads it from a
+   * shared volume with `loadplane agent --token-file`); unset: none.
+   */
+  agentTokenFile: Type.Optional(Type.String({ minLength: 1, description: 'AGENT_TOKEN_FILE' })),
   /** `on`: the local agent's tools run in the bubblewrap sandbox, or not at all; `off`: unisolated (the operator's risk). */
   agentSandbox: Type.Union([Type.Literal('on'), Type.Literal('off')], { description: 'AGENT_SANDBOX' }),
   /**

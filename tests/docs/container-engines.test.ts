@@ -1,6 +1,6 @@
 /**
  * scripts/container-engines.sh (the Dockerfile's ENGINES build arg) knows every engine scripts/install-engines
- * installs, refuses a name it does not know before touching the system, and the Dockerfile and compose.yaml pass the
+ * installs, refuses a name it does not know before touching the system, and the Dockerfiles and compose.yaml pass the
  * build arg through. Installing for real needs root and apt; .ci/run's engine setup and the README cover that path.
  */
 import { describe, expect, test } from 'bun:test';
@@ -30,11 +30,14 @@ describe('scripts/container-engines.sh', () => {
     expect(unknown.stdout.toString()).not.toContain('installed');
   });
 
-  test('the Dockerfile hands its ENGINES build arg to the script; compose.yaml sets it from LOADPLANE_ENGINES', () => {
+  test('both Dockerfiles hand their ENGINES build arg to the script (the agent image: all by default); compose.yaml sets the agent\'s from LOADPLANE_ENGINES', () => {
     const dockerfile = readFileSync(join(root, 'Dockerfile'), 'utf8');
     expect(dockerfile).toContain('ARG ENGINES=""');
     expect(dockerfile).toMatch(/RUN bash scripts\/container-engines\.sh --slim "\$ENGINES" node/);
-    expect(readFileSync(join(root, 'compose.yaml'), 'utf8')).toMatch(/ENGINES: \$\{LOADPLANE_ENGINES:-\}/);
+    const agentDockerfile = readFileSync(join(root, 'agent.Dockerfile'), 'utf8');
+    expect(agentDockerfile).toContain('ARG ENGINES=all');
+    expect(agentDockerfile).toMatch(/RUN bash scripts\/container-engines\.sh --slim "\$ENGINES" node/);
+    expect(readFileSync(join(root, 'compose.yaml'), 'utf8')).toMatch(/ENGINES: \$\{LOADPLANE_ENGINES:-all\}/);
   });
 
   test('the image runs bun itself (SIGTERM reaches the service), compose adds an init and keeps Keycloak\'s data', () => {

@@ -85,15 +85,19 @@ export function keycloakMissingReason(): string | null {
   return findJavaHome() ? null : JAVA_SKIP_MESSAGE;
 }
 
-/** `port` fixes the HTTP port up front (to start a client in parallel); a free one otherwise, retried if taken meanwhile. */
-export async function startKeycloak(options: { port?: number; timeoutMs?: number } = {}): Promise<KeycloakServer | null> {
+/**
+ * `port` fixes the HTTP port up front (to start a client in parallel); a free one otherwise, retried if taken meanwhile.
+ * `env`: more Keycloak options as variables (compose's KC_HOSTNAME ...); the helper's own ports, host and master admin
+ * win over any there (command-line options and the variables set after them).
+ */
+export async function startKeycloak(options: { port?: number; timeoutMs?: number; env?: Record<string, string> } = {}): Promise<KeycloakServer | null> {
   const kcHome = findKeycloakHome();
   const javaHome = findJavaHome();
   if (!kcHome || !javaHome) return null;
   for (let attempt = 1; ; attempt++) {
     try {
       const httpPort = options.port ?? (await freePort());
-      return await startOnce(realpathSync(kcHome), javaHome, httpPort, options.timeoutMs ?? 240_000);
+      return await startOnce(realpathSync(kcHome), javaHome, httpPort, options.timeoutMs ?? 240_000, options.env ?? {});
     } catch (error) {
       // Another process may have taken a port between the probe and Keycloak's bind.
       if (attempt >= 3 || !/Address already in use|BindException/i.test((error as Error).message)) throw error;
@@ -101,7 +105,7 @@ export async function startKeycloak(options: { port?: number; timeoutMs?: number
   }
 }
 
-async function startOnce(kcHome: string, javaHome: string, httpPort: number, timeoutMs: number): Promise<KeycloakServer> {
+async function startOnce(kcHome: string, javaHome: string, httpPort: number, timeoutMs: number, extraEnv: Record<string, string>): Promise<KeycloakServer> {
   const home = mkdtempSync(join(tmpdir(), 'lp-keycloak-'));
   const buildKey = createHash('sha256').update(JSON.stringify([kcHome, safeRead(join(kcHome, 'version.txt')), BUILD_ARGS])).digest('hex');
   const buildCache = join(CACHE_ROOT, 'keycloak-build', buildKey.slice(0, 16));
@@ -127,6 +131,7 @@ async function startOnce(kcHome: string, javaHome: string, httpPort: number, tim
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
       env: {
+        ...extraEnv,
         PATH: process.env.PATH ?? '/usr/bin:/bin',
         HOME: process.env.HOME ?? home,
         LANG: 'C.UTF-8',

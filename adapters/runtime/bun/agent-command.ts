@@ -2,6 +2,7 @@
 import { parseArgs } from 'node:util';
 import { formatToolReport, startNodeAgent } from '../../agent/start-node-agent.ts';
 import { AgentStateError, defaultStateDir, openAgentState } from '../../agent/agent-state.ts';
+import { checkAgentHealth, recordAgentHealth } from '../../agent/agent-health.ts';
 import { loadAgentPlugins } from '../../composition/plugins.ts';
 import { createConsoleLogger } from '../../../core/kernel/console-logger.ts';
 import { KernelBootError } from '../../../core/kernel/errors.ts';
@@ -10,6 +11,7 @@ import { resolveConnection, UsageError } from './cli-connection.ts';
 
 export const agentUsage = `usage: loadplane agent [--server URL] [--token-file FILE] [--hostname HOST] [--name NAME] [--state-dir DIR]
                       [--sandbox on|off] [--plugins a,b]
+       loadplane agent --health [--state-dir DIR]
   (in the repository: npm run agent -- ...)
 
   --server      the Loadplane origin, e.g. https://loadplane.example.com (env LOADPLANE_URL)
@@ -26,6 +28,8 @@ export const agentUsage = `usage: loadplane agent [--server URL] [--token-file F
                 own risk (env AGENT_SANDBOX)
   --plugins     more load-tool plugins by package name, comma-separated (installed beside Loadplane, e.g.
                 loadplane-plugin-hey), besides the built-in ones; the server needs them too (LOADPLANE_PLUGINS)
+  --health      exit 0 when the agent running on this state directory is registered with the service, else 1 with
+                the reason (a container's or supervisor's health check)
 
 At start the agent prints the load tools it found, with their versions, and how to install what is missing
 (bash scripts/install-engines <engine>). It looks again every AGENT_REDETECT_SECONDS (10) for what was missing, so an
@@ -51,6 +55,7 @@ export async function runAgentCommand(argv: readonly string[], env: Record<strin
         'state-dir': { type: 'string' },
         sandbox: { type: 'string' },
         plugins: { type: 'string' },
+        health: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -61,6 +66,11 @@ export async function runAgentCommand(argv: readonly string[], env: Record<strin
   if (values.help) {
     console.log(agentUsage);
     return;
+  }
+  if (values.health) {
+    const verdict = checkAgentHealth(values['state-dir'] ?? defaultStateDir(env));
+    (verdict.healthy ? console.log : console.error)(`loadplane agent: ${verdict.message}`);
+    process.exit(verdict.healthy ? 0 : 1);
   }
   let connection;
   try {
@@ -103,6 +113,8 @@ export async function runAgentCommand(argv: readonly string[], env: Record<strin
     onToolReport: (report) => console.log(formatToolReport(report)),
     system: { ...(values.name ? { name: values.name } : {}), ...(values.hostname ? { hostname: values.hostname } : {}) },
     sandbox,
+    // Its tools must not read the machine key or the token, wherever they are kept (a volume, /etc, ...).
+    hide: [identity.dir, ...(values['token-file'] ? [values['token-file']] : [])],
     identity,
     hostnameHint: 'start it with --hostname NAME',
     redetectMillis: redetectSeconds * 1000,
@@ -112,7 +124,9 @@ export async function runAgentCommand(argv: readonly string[], env: Record<strin
       process.exit(3);
     },
   });
+  const health = recordAgentHealth(identity.dir, agent);
   const stop = async () => {
+    health.stop();
     await agent.shutdown();
     identity.release();
     process.exit(0);

@@ -14,7 +14,15 @@ import { startNodeAgent, type ToolReport } from '../../agent/start-node-agent.ts
 
 export async function startLocalAgent(
   service: Service,
-  options: { serverUrl: string; dataDir: string; sandbox: SandboxMode; logger: Logger; onToolReport?: (report: readonly ToolReport[]) => void },
+  options: {
+    serverUrl: string;
+    dataDir: string;
+    /** More paths its tools must not see (AGENT_TOKEN_FILE). */
+    hide?: string[];
+    sandbox: SandboxMode;
+    logger: Logger;
+    onToolReport?: (report: readonly ToolReport[]) => void;
+  },
 ) {
   const identity = openAgentState(join(options.dataDir, 'local-agent'));
   try {
@@ -27,7 +35,7 @@ export async function startLocalAgent(
       system: { name: 'local agent' },
       // Its tools run beside the service: they must not read its data (keys, secrets, the database files).
       sandbox: options.sandbox,
-      hide: [options.dataDir],
+      hide: [options.dataDir, ...(options.hide ?? [])],
       identity,
       onToolReport: options.onToolReport,
     });

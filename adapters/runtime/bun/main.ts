@@ -11,8 +11,10 @@ import { startLocalAgent } from './local-agent.ts';
 import { startupBanner } from './startup-banner.ts';
 import { formatToolReport, type ToolReport } from '../../agent/start-node-agent.ts';
 import { databaseForConfig } from '../../db/database-for-config.ts';
+import { DatabaseInUseError } from '../../db/pglite-lock.ts';
 import { changeFeedForConfig, pubSubForConfig } from '../../pubsub/change-feed-for-config.ts';
 import { createDiskDataFiles } from '../../files/disk-data-files.ts';
+import { provideAgentTokenFile } from '../../files/agent-token-file.ts';
 import { createPackageStaticAssets } from '../../files/package-static-assets.ts';
 import { jobQueueForConfig } from '../../queue/job-queue-for-config.ts';
 import { createNodeDnsResolver } from '../../net/node-dns-resolver.ts';
@@ -52,6 +54,9 @@ async function main() {
     jobQueue: jobQueueForConfig(config, logger),
   });
 
+  // Before the first request: whoever waits for /healthz (compose's agent) finds the token there.
+  if (config.agentTokenFile) await provideAgentTokenFile(service, config.agentTokenFile, logger);
+
   // idleTimeout: streams send keep-alives well inside it; Bun's default of 10 s is too short for slow clients.
   // maxRequestBodySize: the app enforces MAX_BODY_BYTES itself and answers the spec's JSON 413 (core/http/create-app.ts);
   // Bun's own limit would answer first, with an empty 413, so it is set out of the way. Bun reads no body on its own.
@@ -70,6 +75,7 @@ async function main() {
     ? await startLocalAgent(service, {
         serverUrl: `http://${['0.0.0.0', '::'].includes(config.host) ? '127.0.0.1' : config.host}:${port}`,
         dataDir: config.dataDir,
+        hide: config.agentTokenFile ? [config.agentTokenFile] : [],
         sandbox: config.agentSandbox,
         logger: logger.child({ component: 'local-agent' }),
         onToolReport: (report) => (tools ??= report),
@@ -104,7 +110,8 @@ async function main() {
 }
 
 main().catch((error) => {
-  const message = error instanceof KernelBootError || error instanceof AgentStateError ? error.message : (error?.stack ?? String(error));
+  const known = error instanceof KernelBootError || error instanceof AgentStateError || error instanceof DatabaseInUseError;
+  const message = known ? error.message : (error?.stack ?? String(error));
   console.error(`loadplane: failed to start: ${message}`);
   process.exit(1);
 });

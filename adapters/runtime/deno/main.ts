@@ -6,6 +6,7 @@ import { createConsoleLogger } from '../../../core/kernel/console-logger.ts';
 import { databaseForConfig } from '../../db/database-for-config.ts';
 import { changeFeedForConfig, pubSubForConfig } from '../../pubsub/change-feed-for-config.ts';
 import { createDiskDataFiles } from '../../files/disk-data-files.ts';
+import { provideAgentTokenFile } from '../../files/agent-token-file.ts';
 import { createPackageStaticAssets } from '../../files/package-static-assets.ts';
 import { createNodeDnsResolver } from '../../net/node-dns-resolver.ts';
 import { createNodeWebhookTransport } from '../../net/node-webhook-transport.ts';
@@ -51,6 +52,8 @@ const service = await composeService({
   gitFetcher: createIsomorphicGitFetcher(),
   jobQueue: jobQueueForConfig(config, logger),
 });
+// Before the first request, as under Bun: whoever waits for /healthz finds the agent's token there.
+if (config.agentTokenFile) await provideAgentTokenFile(service, config.agentTokenFile, logger);
 // Deno.serve has no body limit of its own: the app enforces MAX_BODY_BYTES with a JSON 413 (core/http/create-app.ts).
 const server = Deno.serve(
   {
