@@ -1,4 +1,4 @@
-/** Plans and their limits. `null` means unlimited. The spec fixes the API-token limits; the rest are ours, documented in the README. */
+/** Plans and their limits. `null` means unlimited. The spec fixes the API-token limits; the rest are ours, documented in docs/api-guide.md (API tokens, roles and plans). */
 
 export interface PlanLimits {
   /** Personal API tokens per user in a workspace (spec: Starter none, Scale 1, Enterprise 5). */

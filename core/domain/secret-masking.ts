@@ -9,7 +9,7 @@
  */
 
 export const maskText = '***';
-/** Shorter pieces are not masked; documented in the README (Environment variables). */
+/** Shorter pieces are not masked; documented in docs/workspace-data.md (Environment variables). */
 export const minMaskLength = 4;
 
 export type Masker = (text: string) => string;

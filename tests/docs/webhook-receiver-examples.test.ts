@@ -1,23 +1,23 @@
-/** The README's receiver examples (TypeScript and Python) verify a real signature and refuse a forged or old one. */
+/** The receiver examples of docs/webhooks.md (TypeScript and Python) verify a real signature and refuse a forged or old one. */
 import { describe, expect, test } from 'bun:test';
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateWebhookSecret, signatureHeader } from '../../core/domain/webhook-signature.ts';
+import { readExamples } from './markdown-examples.ts';
 
-const readme = await readFile(join(import.meta.dir, '../../README.md'), 'utf8');
-const section = readme.slice(readme.indexOf('### Verifying a delivery'));
+const examples = readExamples('docs/webhooks.md').examples.filter((example) => example.section === 'Verifying a delivery');
 const block = (language: string) => {
-  const match = section.match(new RegExp('```' + language + '\\n([\\s\\S]*?)```'));
-  if (!match) throw new Error(`no ${language} example in the README`);
-  return match[1]!;
+  const example = examples.find((candidate) => candidate.lang === language);
+  if (!example) throw new Error(`no ${language} example in docs/webhooks.md, "Verifying a delivery"`);
+  return example.code;
 };
 
 const secret = generateWebhookSecret();
 const body = JSON.stringify({ id: 'e1', event: 'test.completed', created_at: '2026-11-22T00:00:00.000Z', tenant_id: 'w', data: { note: 'ünïcode' } });
 
-describe('README receiver examples', () => {
+describe('docs/webhooks.md receiver examples', () => {
   test('TypeScript', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'readme-ts-'));
     try {
