@@ -5,6 +5,7 @@
  */
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { alive } from '../files/process-lock.ts';
 
 const fileName = 'health.json';
 
@@ -51,15 +52,6 @@ export function recordAgentHealth(dir: string, agent: { isConnected(): boolean; 
       rmSync(path, { force: true });
     },
   };
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /** Healthy: an agent runs on `dir` (its process is alive and wrote lately) and is registered with the service. */

@@ -16,7 +16,8 @@ export interface LockHolder {
 /** Lock files this process holds. */
 const heldHere = new Set<string>();
 
-function readText(path: string): string | null {
+/** A file's text, or null when it does not exist. */
+export function readText(path: string): string | null {
   try {
     return readFileSync(path, 'utf8');
   } catch (error) {
@@ -44,7 +45,7 @@ function startTicks(pid: number): string {
 }
 
 /** Whether the process exists; where signals may not be sent (Deno without --allow-run), it is taken for gone. */
-function alive(pid: number): boolean {
+export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -1,7 +1,7 @@
 /** The shared store on PGlite and PostgreSQL: first writer wins, a legacy DATA_DIR file is imported once, other files stay on disk. */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { openDatabase } from '../../adapters/db/open-database.ts';
-import { POSTGRES_SKIP_MESSAGE, startPostgresServer } from '../../tests/helpers/postgres-server.ts';
+import { postgresOrSkip } from '../../tests/helpers/postgres-server.ts';
 import { coreEntities } from '../domain/entities/index.ts';
 import { coreMigrations } from '../domain/migrations/index.ts';
 import { createMemoryDataFiles, type DataFiles } from '../ports/data-files.ts';
@@ -19,12 +19,8 @@ function suite(kind: 'pglite' | 'postgresql') {
   beforeAll(async () => {
     let databaseUrl: string | undefined;
     if (kind === 'postgresql') {
-      const server = await startPostgresServer();
-      if (!server) {
-        if (process.env.CI) throw new Error(`CI must run the PostgreSQL suite: ${POSTGRES_SKIP_MESSAGE}`);
-        console.warn(POSTGRES_SKIP_MESSAGE);
-        return;
-      }
+      const server = await postgresOrSkip();
+      if (!server) return;
       stopServer = () => server.stop();
       databaseUrl = server.url;
     }

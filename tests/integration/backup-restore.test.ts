@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runLoadplane } from '../helpers/loadplane-cli.ts';
 import { populateInstallation } from '../helpers/populate-installation.ts';
-import { POSTGRES_SKIP_MESSAGE, type PostgresServer, startPostgresServer } from '../helpers/postgres-server.ts';
+import { postgresOrSkip, type PostgresServer, startPostgresServer } from '../helpers/postgres-server.ts';
 import { type ServiceProcess, startServiceProcess } from '../helpers/service-process.ts';
 import { verifyInstallation } from '../helpers/verify-installation.ts';
 
@@ -112,12 +112,8 @@ describe('backup and restore', () => {
   }, 300_000);
 
   test('PostgreSQL server: beside the running service, into a fresh database', async () => {
-    const database = await startPostgresServer();
-    if (!database) {
-      if (process.env.CI) throw new Error(`CI must run the PostgreSQL suite: ${POSTGRES_SKIP_MESSAGE}`);
-      console.warn(POSTGRES_SKIP_MESSAGE);
-      return;
-    }
+    const database = await postgresOrSkip();
+    if (!database) return;
     cleanups.push(() => database.stop());
     const source = { DATA_DIR: await tempDir('loadplane-backup-source-'), DATABASE_URL: database.url };
     const { service, manifest } = await populated(source);

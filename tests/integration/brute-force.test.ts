@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { LOCKOUT_ACTIONS, passwordDerivationCount } from '../../plugins/identity-embedded/index.ts';
 import { s256Challenge } from '../../plugins/identity-embedded/pkce.ts';
-import { POSTGRES_SKIP_MESSAGE, startPostgresServer } from '../helpers/postgres-server.ts';
+import { postgresOrSkip } from '../helpers/postgres-server.ts';
 import { freePort } from '../helpers/service-process.ts';
 import { adminPassword, startTestService, type TestService } from '../helpers/test-service.ts';
 
@@ -196,12 +196,8 @@ test('the right password is refused during the lockout and works once the wait i
 }, 60_000);
 
 test('two replicas on one PostgreSQL database count the same failures and honour the same lockout', async () => {
-  const postgres = await startPostgresServer();
-  if (!postgres) {
-    if (process.env.CI) throw new Error(`CI must run the PostgreSQL suite: ${POSTGRES_SKIP_MESSAGE}`);
-    console.warn(POSTGRES_SKIP_MESSAGE);
-    return;
-  }
+  const postgres = await postgresOrSkip();
+  if (!postgres) return;
   cleanups.push(() => postgres.stop());
   const a = await start({ database: postgres.url });
   const b = await start({ database: postgres.url });

@@ -3,7 +3,7 @@ import { afterAll, describe, expect, test } from 'bun:test';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { POSTGRES_SKIP_MESSAGE, startPostgresServer } from '../helpers/postgres-server.ts';
+import { postgresOrSkip } from '../helpers/postgres-server.ts';
 import { passwordGrant, startServiceProcess } from '../helpers/service-process.ts';
 
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -66,12 +66,8 @@ describe('restart keeps data', () => {
   test('embedded PGlite under DATA_DIR', () => scenario(null), 120_000);
 
   test('PostgreSQL server', async () => {
-    const postgres = await startPostgresServer();
-    if (!postgres) {
-      if (process.env.CI) throw new Error(`CI must run the PostgreSQL suite: ${POSTGRES_SKIP_MESSAGE}`);
-      console.warn(POSTGRES_SKIP_MESSAGE);
-      return;
-    }
+    const postgres = await postgresOrSkip();
+    if (!postgres) return;
     cleanups.push(() => postgres.stop());
     await scenario(postgres.url);
   }, 120_000);

@@ -8,7 +8,7 @@ import { chmod, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/pr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { INITIAL_ADMIN_PASSWORD_FILE, REALM_KEY_FILE } from '../../plugins/identity-embedded/index.ts';
-import { POSTGRES_SKIP_MESSAGE, startPostgresServer } from '../helpers/postgres-server.ts';
+import { postgresOrSkip } from '../helpers/postgres-server.ts';
 import { freePort } from '../helpers/service-process.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
 
@@ -101,12 +101,8 @@ test('secret files are 0600 in 0700 directories, and the initial admin password 
 }, 60_000);
 
 test('changed on another replica: deleted at once there (it has none), and at the next start of the one that has it', async () => {
-  const postgres = await startPostgresServer();
-  if (!postgres) {
-    if (process.env.CI) throw new Error(`CI must run the PostgreSQL suite: ${POSTGRES_SKIP_MESSAGE}`);
-    console.warn(POSTGRES_SKIP_MESSAGE);
-    return;
-  }
+  const postgres = await postgresOrSkip();
+  if (!postgres) return;
   cleanups.push(() => postgres.stop());
   const [dirA, dirB] = [await freshDir(), await freshDir()];
   const a = await start(dirA, postgres.url);

@@ -8,7 +8,7 @@ import { coreEntities } from '../../core/domain/entities/index.ts';
 import { coreMigrations } from '../../core/domain/migrations/index.ts';
 import { sqlOf } from '../../core/services/sql.ts';
 import { REALM_KEY_FILE } from '../../plugins/identity-embedded/index.ts';
-import { POSTGRES_SKIP_MESSAGE, startPostgresServer } from '../helpers/postgres-server.ts';
+import { postgresOrSkip } from '../helpers/postgres-server.ts';
 import { adminPassword, startTestService } from '../helpers/test-service.ts';
 
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -17,13 +17,9 @@ afterAll(async () => {
 });
 
 /** A fresh database on the throwaway cluster, or null (skipped here, a failure under CI). */
-async function postgresOrSkip() {
-  const postgres = await startPostgresServer();
-  if (!postgres) {
-    if (process.env.CI) throw new Error(`CI must run the PostgreSQL suite: ${POSTGRES_SKIP_MESSAGE}`);
-    console.warn(POSTGRES_SKIP_MESSAGE);
-    return null;
-  }
+async function cleanedPostgres() {
+  const postgres = await postgresOrSkip();
+  if (!postgres) return null;
   cleanups.push(() => postgres.stop());
   return postgres;
 }
@@ -41,7 +37,7 @@ const start = async (options: Parameters<typeof startTestService>[0]) => {
 };
 
 test('two replicas without a shared DATA_DIR use one client secret, secret key and realm key', async () => {
-  const postgres = await postgresOrSkip();
+  const postgres = await cleanedPostgres();
   if (!postgres) return;
   const [dirA, dirB] = [await freshDir(), await freshDir()];
   // An older single-node install left its client secret in DATA_DIR: it is kept, not replaced.
@@ -76,7 +72,7 @@ const readSecretFiles = async (dataDir: string) => ({
 });
 
 test('replicas booting at the same moment on a fresh database agree on every generated secret', async () => {
-  const postgres = await postgresOrSkip();
+  const postgres = await cleanedPostgres();
   if (!postgres) return;
   // Both apply the migrations and generate their secrets at once; the first writer's values are everyone's.
   const [a, b] = await Promise.all([freshDir(), freshDir()].map(async (dir) => start({ database: postgres.url, dataDir: await dir })));
@@ -89,7 +85,7 @@ test('replicas booting at the same moment on a fresh database agree on every gen
 }, 60_000);
 
 test('PostgreSQL: an upgraded install imports its DATA_DIR secrets once; tokens issued before stay valid on every replica', async () => {
-  const postgres = await postgresOrSkip();
+  const postgres = await cleanedPostgres();
   if (!postgres) return;
   const dirA = await freshDir();
   const before = await start({ database: postgres.url, dataDir: dirA });

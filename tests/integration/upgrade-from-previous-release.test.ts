@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runLoadplane } from '../helpers/loadplane-cli.ts';
 import type { InstallationManifest } from '../helpers/populate-installation.ts';
-import { POSTGRES_SKIP_MESSAGE, startPostgresServer } from '../helpers/postgres-server.ts';
+import { postgresOrSkip } from '../helpers/postgres-server.ts';
 import { repoRoot, startServiceProcess } from '../helpers/service-process.ts';
 import { verifyInstallation } from '../helpers/verify-installation.ts';
 
@@ -53,12 +53,8 @@ describe(`upgrade from the previous release (fixture made from ${manifest.commit
   test('embedded PGlite under DATA_DIR', () => upgrade(null), 300_000);
 
   test('PostgreSQL server', async () => {
-    const postgres = await startPostgresServer();
-    if (!postgres) {
-      if (process.env.CI) throw new Error(`CI must run the PostgreSQL suite: ${POSTGRES_SKIP_MESSAGE}`);
-      console.warn(POSTGRES_SKIP_MESSAGE);
-      return;
-    }
+    const postgres = await postgresOrSkip();
+    if (!postgres) return;
     cleanups.push(() => postgres.stop());
     await upgrade(postgres.url);
   }, 300_000);

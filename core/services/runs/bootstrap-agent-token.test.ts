@@ -1,7 +1,7 @@
 /** AGENT_TOKEN_FILE's token on PGlite and PostgreSQL: written once, kept while live, replaced when not, one writer among replicas. */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { openDatabase } from '../../../adapters/db/open-database.ts';
-import { POSTGRES_SKIP_MESSAGE, startPostgresServer } from '../../../tests/helpers/postgres-server.ts';
+import { postgresOrSkip } from '../../../tests/helpers/postgres-server.ts';
 import { hasValidChecksum, hashApiToken } from '../../domain/api-token-format.ts';
 import { coreEntities } from '../../domain/entities/index.ts';
 import { coreMigrations } from '../../domain/migrations/index.ts';
@@ -31,12 +31,8 @@ function suite(kind: 'pglite' | 'postgresql') {
   beforeAll(async () => {
     let databaseUrl: string | undefined;
     if (kind === 'postgresql') {
-      const server = await startPostgresServer();
-      if (!server) {
-        if (process.env.CI) throw new Error(`CI must run the PostgreSQL suite: ${POSTGRES_SKIP_MESSAGE}`);
-        console.warn(POSTGRES_SKIP_MESSAGE);
-        return;
-      }
+      const server = await postgresOrSkip();
+      if (!server) return;
       stopServer = () => server.stop();
       databaseUrl = server.url;
     }

@@ -4,11 +4,10 @@
  * and replicas leave a connected agent alone; a file without one (first start, deleted to rotate it, revoked) gets a
  * new token, and the account's older tokens are revoked, so it has one live token: the file's.
  */
-import { generateApiToken, hashApiToken, tokenHint } from '../../domain/api-token-format.ts';
-import { ApiToken } from '../../domain/entities/api-token.ts';
+import { hashApiToken } from '../../domain/api-token-format.ts';
 import type { Database } from '../../ports/database.ts';
 import { transaction } from '../sql.ts';
-import { ensureServiceAccount } from './service-account.ts';
+import { createAgentToken, ensureServiceAccount } from './service-account.ts';
 
 /** Where the token lives; the runtime's adapter writes it whole (never half a token) and readable by its owner only. */
 export interface AgentTokenFile {
@@ -33,21 +32,7 @@ export async function keepBootstrapAgentToken(db: Database, workspaceId: string,
       if (live.length > 0) return 'kept';
     }
     await tx.all('update api_tokens set revoked_at = now() where user_id = ? and revoked_at is null', [userId]);
-    const plaintext = generateApiToken();
-    tx.em.create(ApiToken, {
-      id: crypto.randomUUID(),
-      workspaceId,
-      userId,
-      name: 'bootstrap agent',
-      scopes: ['machines:write', 'runs:write'],
-      secretHash: await hashApiToken(plaintext),
-      secretHint: tokenHint(plaintext),
-      expiresAt: null,
-      lastUsedAt: null,
-      revokedAt: null,
-      createdAt: new Date(),
-      rotatedAt: null,
-    });
+    const plaintext = await createAgentToken(tx.em, workspaceId, userId, 'bootstrap agent');
     await tx.em.flush();
     // Inside the transaction: a file that cannot be written leaves no token behind; a commit that fails after the
     // write leaves a token the next start finds dead and replaces.

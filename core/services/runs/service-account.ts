@@ -1,7 +1,11 @@
 /** A service account: a user profile no person signs in as, admin of one workspace, whose API tokens the service's own agents use. */
+import { generateApiToken, hashApiToken, tokenHint } from '../../domain/api-token-format.ts';
+import { ApiToken } from '../../domain/entities/api-token.ts';
 import { Membership } from '../../domain/entities/membership.ts';
 import { UserProfile } from '../../domain/entities/user-profile.ts';
 import type { Database } from '../../ports/database.ts';
+
+type EntityManagerLike = Pick<ReturnType<Database['fork']>, 'create'>;
 import { isUniqueViolation } from '../sql.ts';
 
 export interface ServiceAccount {
@@ -45,4 +49,27 @@ export async function ensureServiceAccount(db: Database, workspaceId: string, ac
     }
   }
   return userId;
+}
+
+/**
+ * A new token of the account for an agent (scopes `machines:write` and `runs:write`, no expiry), created in `em` (flushed
+ * by the caller's transaction or flush); the plaintext is returned once and stored only as its hash.
+ */
+export async function createAgentToken(em: EntityManagerLike, workspaceId: string, userId: string, name: string): Promise<string> {
+  const plaintext = generateApiToken();
+  em.create(ApiToken, {
+    id: crypto.randomUUID(),
+    workspaceId,
+    userId,
+    name,
+    scopes: ['machines:write', 'runs:write'],
+    secretHash: await hashApiToken(plaintext),
+    secretHint: tokenHint(plaintext),
+    expiresAt: null,
+    lastUsedAt: null,
+    revokedAt: null,
+    createdAt: new Date(),
+    rotatedAt: null,
+  });
+  return plaintext;
 }
