@@ -7,6 +7,9 @@ import { MetricRecorder } from '../domain/metrics/metric-recorder.ts';
 import { type LogLine, runAssignment } from './run-assignment.ts';
 import { groupAlive, uniqueSleep, waitFor } from '../../tests/helpers/process-probes.ts';
 
+/** These cases check a tool's own lines by position: no agent progress line (run-assignment-progress.test.ts has those) may slip in when `sh` is slow to start on a busy machine. */
+const noProgressLines = 24 * 60 * 60 * 1000;
+
 const runner = createNodeProcessRunner({ tailPollMs: 20, drainGraceMs: 300 });
 const baseEnv = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
 
@@ -74,7 +77,7 @@ describe('runAssignment', () => {
       env: { FROM_TOOL: 'tool-env' },
       files: { 'input.txt': 'from a file' },
     });
-    const result = await runAssignment({ tool, assignment, runner, baseEnv: { ...baseEnv, FROM_BASE: 'base-env' }, ...seen.hooks });
+    const result = await runAssignment({ progressQuietMs: noProgressLines, tool, assignment, runner, baseEnv: { ...baseEnv, FROM_BASE: 'base-env' }, ...seen.hooks });
     expect(result.startError).toBeUndefined();
     expect(result.outcome).toEqual({ status: 'completed' });
     expect(result.exitCode).toBe(0);
@@ -97,7 +100,7 @@ describe('runAssignment', () => {
     const seen = collector();
     const script = 'for i in 1 2 3 4 5 6; do echo "S $i ok" >> samples.txt; sleep 0.06; done; printf "S 99 error" >> samples.txt';
     const tool = fakeTool({ argv: ['sh', '-c', script], sampleFile: 'samples.txt' });
-    const result = await runAssignment({ tool, assignment, runner, baseEnv, metricsIntervalMs: 50, ...seen.hooks });
+    const result = await runAssignment({ progressQuietMs: noProgressLines, tool, assignment, runner, baseEnv, metricsIntervalMs: 50, ...seen.hooks });
     expect(result.outcome.status).toBe('completed');
     expect(result.summary.requests).toBe(7); // the last line, without newline, is drained at the end
     expect(result.summary.errors).toBe(1);
@@ -107,7 +110,7 @@ describe('runAssignment', () => {
   });
 
   test('a non-zero exit is the parser\'s outcome', async () => {
-    const result = await runAssignment({ tool: fakeTool({ argv: ['sh', '-c', 'exit 7'] }), assignment, runner, baseEnv });
+    const result = await runAssignment({ progressQuietMs: noProgressLines, tool: fakeTool({ argv: ['sh', '-c', 'exit 7'] }), assignment, runner, baseEnv });
     expect(result.outcome).toEqual({ status: 'failed', reason: 'exit code 7' });
     expect(result.exitCode).toBe(7);
     expect(result.startError).toBeUndefined();
@@ -116,7 +119,7 @@ describe('runAssignment', () => {
   test('an executable named as ./program is written with mode 0700 and run by its absolute path', async () => {
     const seen = collector();
     const tool = fakeTool({ argv: ['./run', 'arg'], files: { run: '#!/bin/sh\necho "ran $1 in $(basename "$PWD")"\n' } });
-    const result = await runAssignment({ tool, assignment, runner, baseEnv, ...seen.hooks });
+    const result = await runAssignment({ progressQuietMs: noProgressLines, tool, assignment, runner, baseEnv, ...seen.hooks });
     expect(result.outcome.status).toBe('completed');
     expect(seen.logs[0]!.text).toMatch(/^ran arg in loadplane-run-/);
   });
@@ -126,7 +129,7 @@ describe('runAssignment', () => {
     const controller = new AbortController();
     // The child sleeps for five minutes, past the test's timeout: the run can only end in time because abort killed it.
     const tool = fakeTool({ argv: ['sh', '-c', `sleep ${uniqueSleep()} & echo "child $!"; wait`] });
-    const running = runAssignment({ tool, assignment, runner, baseEnv, signal: controller.signal, ...seen.hooks });
+    const running = runAssignment({ progressQuietMs: noProgressLines, tool, assignment, runner, baseEnv, signal: controller.signal, ...seen.hooks });
     await waitFor(() => seen.logs.length > 0);
     const child = Number(seen.logs[0]!.text.split(' ')[1]);
     controller.abort();
@@ -140,7 +143,7 @@ describe('runAssignment', () => {
     const seen = collector();
     const controller = new AbortController();
     const tool = fakeTool({ argv: ['sh', '-c', 'trap "" TERM; echo ready; while true; do sleep 0.05; done'] });
-    const running = runAssignment({ tool, assignment, runner, baseEnv, signal: controller.signal, killGraceMs: 300, ...seen.hooks });
+    const running = runAssignment({ progressQuietMs: noProgressLines, tool, assignment, runner, baseEnv, signal: controller.signal, killGraceMs: 300, ...seen.hooks });
     await waitFor(() => seen.logs.length > 0);
     const started = Date.now();
     controller.abort();
@@ -154,7 +157,7 @@ describe('runAssignment', () => {
 
   test('an already aborted signal starts nothing', async () => {
     const seen = collector();
-    const result = await runAssignment({ tool: fakeTool({ argv: ['sh', '-c', 'echo no'] }), assignment, runner, baseEnv, signal: AbortSignal.abort(), ...seen.hooks });
+    const result = await runAssignment({ progressQuietMs: noProgressLines, tool: fakeTool({ argv: ['sh', '-c', 'echo no'] }), assignment, runner, baseEnv, signal: AbortSignal.abort(), ...seen.hooks });
     expect(result.outcome).toEqual({ status: 'failed', reason: 'cancelled' });
     expect(seen.pids).toEqual([]);
   });
@@ -170,25 +173,25 @@ describe('runAssignment', () => {
 
     test('tool not available', async () => {
       const tool = fakeTool({ argv: ['true'] }, { ok: false, reason: 'fake not found on PATH' });
-      expectNotStarted(await runAssignment({ tool, assignment, runner, baseEnv }), /fake is not available on this machine: fake not found on PATH/);
+      expectNotStarted(await runAssignment({ progressQuietMs: noProgressLines, tool, assignment, runner, baseEnv }), /fake is not available on this machine: fake not found on PATH/);
     });
 
     test('program missing', async () => {
       const tool = fakeTool({ argv: ['/nonexistent/fake-tool', 'run'] });
-      expectNotStarted(await runAssignment({ tool, assignment, runner, baseEnv }), /cannot start \/nonexistent\/fake-tool.*not found/);
+      expectNotStarted(await runAssignment({ progressQuietMs: noProgressLines, tool, assignment, runner, baseEnv }), /cannot start \/nonexistent\/fake-tool.*not found/);
     });
 
     test('command() throws, or is empty', async () => {
       const throwing = fakeTool(() => {
         throw new Error('no script');
       });
-      expectNotStarted(await runAssignment({ tool: throwing, assignment, runner, baseEnv }), /could not prepare the run: no script/);
-      expectNotStarted(await runAssignment({ tool: fakeTool({ argv: [] }), assignment, runner, baseEnv }), /empty command/);
+      expectNotStarted(await runAssignment({ progressQuietMs: noProgressLines, tool: throwing, assignment, runner, baseEnv }), /could not prepare the run: no script/);
+      expectNotStarted(await runAssignment({ progressQuietMs: noProgressLines, tool: fakeTool({ argv: [] }), assignment, runner, baseEnv }), /empty command/);
     });
 
     test('bad file names', async () => {
       const tool = fakeTool({ argv: ['true'], files: { '../escape': 'x' } });
-      expectNotStarted(await runAssignment({ tool, assignment, runner, baseEnv }), /work directory/);
+      expectNotStarted(await runAssignment({ progressQuietMs: noProgressLines, tool, assignment, runner, baseEnv }), /work directory/);
     });
   });
 
@@ -199,7 +202,7 @@ describe('runAssignment', () => {
       env: { FROM_TOOL: 'tool-wins' },
     });
     const env = { API_KEY: 'super-secret-key', PATH: '/nowhere', FROM_TOOL: 'workspace-loses', LD_PRELOAD: '/tmp/evil.so', ab: 'ab' };
-    const result = await runAssignment({ tool, assignment: { ...assignment, env }, runner, baseEnv, ...seen.hooks });
+    const result = await runAssignment({ progressQuietMs: noProgressLines, tool, assignment: { ...assignment, env }, runner, baseEnv, ...seen.hooks });
     const texts = seen.logs.map((line) => line.text);
     // Reserved names are dropped, and said so before the tool's own lines.
     expect(texts.slice(0, 2)).toEqual([
@@ -214,7 +217,7 @@ describe('runAssignment', () => {
     const seen = collector();
     const tool = fakeTool({ argv: ['sh', '-c', 'echo "home=${PYTHONHOME:-unset} ok=$OK"; echo "leak old-python-home"'] });
     const env = { PYTHONHOME: 'old-python-home', SHELLOPTS: 'xtrace', OK: 'ok' };
-    const result = await runAssignment({ tool, assignment: { ...assignment, env }, runner, baseEnv, ...seen.hooks });
+    const result = await runAssignment({ progressQuietMs: noProgressLines, tool, assignment: { ...assignment, env }, runner, baseEnv, ...seen.hooks });
     expect(result.outcome).toEqual({ status: 'completed' });
     const texts = seen.logs.map((line) => line.text);
     expect(texts.slice(0, 2)).toEqual([
@@ -228,7 +231,7 @@ describe('runAssignment', () => {
   test('a reason that quotes a secret is masked too', async () => {
     const tool = fakeTool({ argv: ['sh', '-c', 'exit 0'] });
     const leaky: LoadTool = { ...tool, createParser: (a) => ({ ...tool.createParser(a), outcome: () => ({ status: 'failed', reason: 'threshold on super-secret-key crossed' }) }) };
-    const result = await runAssignment({ tool: leaky, assignment: { ...assignment, env: { K: 'super-secret-key' } }, runner, baseEnv });
+    const result = await runAssignment({ progressQuietMs: noProgressLines, tool: leaky, assignment: { ...assignment, env: { K: 'super-secret-key' } }, runner, baseEnv });
     expect(result.outcome.reason).toBe('threshold on *** crossed');
   });
 });

@@ -1,12 +1,15 @@
 /**
  * Runs one assignment on the agent: work directory, process, output through the tool's parser, interval metrics,
- * cancellation (the whole process group: SIGTERM, then SIGKILL) and clean-up. Expected failures are values, never throws.
+ * progress lines in a quiet log, cancellation (the whole process group: SIGTERM, then SIGKILL) and clean-up. Expected
+ * failures are values, never throws.
  */
 import type { Assignment, LoadTool, MetricSnapshot, RunOutcome, ToolCommand, ToolOutputParser } from '../capabilities/load-tool.ts';
 import { droppedToolEnv, toolEnvOf } from '../domain/env-var-rules.ts';
 import { emptySnapshot } from '../domain/metrics/metric-recorder.ts';
 import { createMasker } from '../domain/secret-masking.ts';
+import { type Clock, systemClock } from '../ports/clock.ts';
 import type { ProcessRunner, RunningProcess } from '../ports/process-runner.ts';
+import { type ProgressReporter, startProgressReporter } from './progress-reporter.ts';
 
 export interface LogLine {
   source: 'out' | 'err';
@@ -28,12 +31,18 @@ export interface RunAssignmentOptions {
    */
   baseEnv?: Record<string, string>;
   metricsIntervalMs?: number;
+  /**
+   * When the tool printed nothing the log shows for this long, the agent writes a `[loadplane] progress: ...` line
+   * (default 2000): every run's live log shows life at least this often, whatever its tool.
+   */
+  progressQuietMs?: number;
   /** Between SIGTERM and SIGKILL on cancel: k6 uses it to stop VUs and write its summary. */
   killGraceMs?: number;
   onStarted?(pid: number): void;
   onLog?(line: LogLine): void;
   onMetrics?(snapshot: MetricSnapshot): void;
-  now?: () => number;
+  /** Time and timers (default the host's): tests drive interval metrics and progress lines with a manual clock. */
+  clock?: Clock;
 }
 
 export interface AssignmentResult {
@@ -78,7 +87,8 @@ export async function runAssignment(options: RunAssignmentOptions): Promise<Assi
 
 async function runMasked(options: RunAssignmentOptions): Promise<AssignmentResult> {
   const { tool, assignment, runner, signal } = options;
-  const now = options.now ?? Date.now;
+  const clock = options.clock ?? systemClock;
+  const now = () => clock.now();
   const startedAt = now();
   const workspaceEnv = toolEnvOf(assignment.env);
   const mask = createMasker(assignmentValues(assignment)) ?? ((text: string) => text);
@@ -118,8 +128,10 @@ async function runMasked(options: RunAssignmentOptions): Promise<AssignmentResul
 
   const intervalMs = options.metricsIntervalMs ?? 1000;
   const graceMs = options.killGraceMs ?? 5000;
-  let metricsTimer: ReturnType<typeof setInterval> | null = null;
-  let killTimer: ReturnType<typeof setTimeout> | null = null;
+  const nothing = () => {};
+  let stopMetrics = nothing;
+  let cancelKill = nothing;
+  let progress: ProgressReporter | null = null;
   let tail: { stop(): Promise<void> } | null = null;
   let cancelled = false;
   let onAbort: (() => void) | null = null;
@@ -127,7 +139,9 @@ async function runMasked(options: RunAssignmentOptions): Promise<AssignmentResul
   const emitInterval = () => {
     try {
       const snapshot = parser.takeInterval(now());
-      if (snapshot) options.onMetrics?.(snapshot);
+      if (!snapshot) return;
+      options.onMetrics?.(snapshot);
+      progress?.absorb(snapshot);
     } catch {
       // A broken interval must not stop the run; the summary still carries every sample.
     }
@@ -136,6 +150,13 @@ async function runMasked(options: RunAssignmentOptions): Promise<AssignmentResul
   try {
     const argv = program ? [`${workDir.path}/${program}`, ...command.argv.slice(1)] : command.argv;
     let proc: RunningProcess;
+    // From before the spawn: an engine's start-up (a JVM, a compile) is part of the quiet it reports on.
+    progress = startProgressReporter({
+      clock,
+      quietMs: options.progressQuietMs ?? 2000,
+      // Past the parser (it never reads the agent's own lines, so no summary counts them), masked as any line is.
+      emit: (text, at) => options.onLog?.({ source: 'out', text: mask(text), ts: at }),
+    });
     try {
       proc = await runner.spawn({
         argv,
@@ -148,7 +169,9 @@ async function runMasked(options: RunAssignmentOptions): Promise<AssignmentResul
           } catch {
             text = line; // a parser bug still lets the user see the tool's output
           }
-          if (text !== null) options.onLog?.({ source, text: mask(text), ts: now() });
+          if (text === null) return;
+          progress?.heard();
+          options.onLog?.({ source, text: mask(text), ts: now() });
         },
       });
     } catch (error) {
@@ -159,7 +182,7 @@ async function runMasked(options: RunAssignmentOptions): Promise<AssignmentResul
       if (cancelled) return;
       cancelled = true;
       proc.kill('SIGTERM');
-      killTimer = setTimeout(() => proc.kill('SIGKILL'), graceMs);
+      cancelKill = clock.after(graceMs, () => proc.kill('SIGKILL'));
     };
     // Abort may have come while the process was starting.
     if (signal?.aborted) onAbort();
@@ -179,16 +202,16 @@ async function runMasked(options: RunAssignmentOptions): Promise<AssignmentResul
         }
       });
     }
-    metricsTimer = setInterval(emitInterval, intervalMs);
+    stopMetrics = clock.every(intervalMs, emitInterval);
 
     const exit = await proc.exited;
-    if (killTimer) clearTimeout(killTimer);
-    killTimer = null;
+    cancelKill();
+    // The tool is gone and its output read: its figures are the summary's now, not a progress line's.
+    progress.stop();
     // The tool may flush its last samples at exit: read the sample file to its end before the final numbers.
     await tail?.stop();
     tail = null;
-    clearInterval(metricsTimer);
-    metricsTimer = null;
+    stopMetrics();
     emitInterval();
 
     let outcome: RunOutcome;
@@ -203,8 +226,9 @@ async function runMasked(options: RunAssignmentOptions): Promise<AssignmentResul
     return { outcome, summary, exitCode: exit.code };
   } finally {
     if (onAbort) signal?.removeEventListener('abort', onAbort);
-    if (metricsTimer) clearInterval(metricsTimer);
-    if (killTimer) clearTimeout(killTimer);
+    progress?.stop();
+    stopMetrics();
+    cancelKill();
     await tail?.stop().catch(() => {});
     await workDir.remove().catch(() => {});
   }

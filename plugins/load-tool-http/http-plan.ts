@@ -10,7 +10,8 @@ import { parseHttpScript } from './http-script.ts';
 
 export const defaultTimeoutMs = 30_000;
 export const metricsIntervalMs = 1_000;
-export const progressIntervalMs = 2_000;
+// Under the agent's 2 s: the engine's own line (it names the VUs) keeps the log alive, and no agent progress line doubles it.
+export const progressIntervalMs = 1_000;
 
 export function loadSegments(share: LoadConfig): LoadSegment[] {
   if (share.stages) {

@@ -27,7 +27,7 @@ describe('plan: this machine\'s share of the load', () => {
     const plan = httpPlan(assignment());
     expect(plan.load).toEqual({ kind: 'iterations', vus: 1, iterations: 1 });
     expect(plan.steps.map((step) => step.name)).toEqual(['GET /a', 'b']);
-    expect(plan).toMatchObject({ timeoutMs: 30_000, metricsIntervalMs: 1_000, progressIntervalMs: 2_000 });
+    expect(plan).toMatchObject({ timeoutMs: 30_000, metricsIntervalMs: 1_000, progressIntervalMs: 1_000 });
     expect(plan.description).toBe('1 VU running the steps once (no load config)');
   });
 

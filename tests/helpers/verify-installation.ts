@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import type { InstallationManifest } from './populate-installation.ts';
 import { waitFor } from './process-probes.ts';
 import { passwordGrant } from './service-process.ts';
+import { scriptLines } from './script-log.ts';
 import { readSse } from './stream-clients.ts';
 
 type Service = { url: string };
@@ -133,7 +134,7 @@ export async function verifyInstallation(service: Service, dataDir: string, mani
   const custom = manifest.tests.find((t) => t.tool === 'custom')!;
   const rerun = await api<{ id: string }>('POST', '/api/v1/tasks', { testId: custom.id, configId: manifest.configs[0]!.id }, 202);
   expect(await finished(api, rerun.id)).toMatchObject({ status: 'completed', total_requests: old.total_requests, error_rate: old.error_rate, pending_reason: null });
-  expect(await logOf(service, manifest.api_token, rerun.id)).toEqual(old.log_lines);
+  expect(scriptLines(await logOf(service, manifest.api_token, rerun.id))).toEqual(scriptLines(old.log_lines));
   const { key, value } = manifest.env_var_secret;
   const probe = await api<{ id: string }>('POST', '/api/v1/tests', {
     name: 'env var probe',
@@ -142,5 +143,5 @@ export async function verifyInstallation(service: Service, dataDir: string, mani
   }, 201);
   const run = await api<{ id: string }>('POST', '/api/v1/tasks', { testId: probe.id }, 202);
   expect(await finished(api, run.id)).toMatchObject({ status: 'completed', error: null });
-  expect(await logOf(service, manifest.api_token, run.id)).toEqual(['env-decrypted']);
+  expect(scriptLines(await logOf(service, manifest.api_token, run.id))).toEqual(['env-decrypted']);
 }

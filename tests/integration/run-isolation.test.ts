@@ -11,6 +11,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { type AgentProcess, startAgentProcess } from '../helpers/agent-process.ts';
 import { waitFor } from '../helpers/process-probes.ts';
+import { scriptLines } from '../helpers/script-log.ts';
 import { passwordGrant, repoRoot, type ServiceProcess, startServiceProcess } from '../helpers/service-process.ts';
 import { readSse } from '../helpers/stream-clients.ts';
 
@@ -163,7 +164,8 @@ async function attack(script: string, machineId: string) {
     stored: texts(stored.events),
     // Stdout alone, in order. The shell's own errors (a probe's `< file` it cannot open) go to stderr, another pipe:
     // how its lines interleave with stdout's depends on which pipe the agent reads first, so no order across the two.
-    out: texts(stored.events, 'out'),
+    // The agent's progress lines (also `out`; a slow sandbox start or exit on a busy machine) are left out.
+    out: scriptLines(texts(stored.events, 'out')),
     done: stored.events.at(-1)?.data as { type: string; task: { status: string } },
   };
 }

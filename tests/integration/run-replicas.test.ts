@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { type AgentProcess, startAgentProcess } from '../helpers/agent-process.ts';
 import { POSTGRES_SKIP_MESSAGE, type PostgresServer, startPostgresServer } from '../helpers/postgres-server.ts';
 import { processAlive, processTreeOf, uniqueSleep } from '../helpers/process-probes.ts';
+import { scriptLines } from '../helpers/script-log.ts';
 import { passwordGrant, type ServiceProcess, startServiceProcess } from '../helpers/service-process.ts';
 import { readSse, readWebSocket } from '../helpers/stream-clients.ts';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.ts';
@@ -96,7 +97,9 @@ const machines = (server: ServiceProcess) => call(server, '/machines').then((r) 
 const statusOf = (list: Machine[], hostname: string) => list.find((m) => m.hostname === hostname)?.status;
 const sse = (server: ServiceProcess, id: string, query = '') =>
   fetch(`${server.url}/api/v1/tasks/${id}/log-stream${query}`, { headers: { authorization: `Bearer ${jwtA}` } }).then((r) => readSse(r));
-const logTexts = (events: { data: Record<string, unknown> }[]) => events.filter((e) => e.data.type === 'log').map((e) => e.data.text);
+/** The script's lines of a run's log events: quiet spells (a `sleep`, A's death) add the agent's progress lines. */
+const printedLines = (messages: Record<string, unknown>[]) => scriptLines(messages.filter((m) => m.type === 'log').map((m) => String(m.text)));
+const logTexts = (events: { data: Record<string, unknown> }[]) => printedLines(events.map((e) => e.data));
 
 /** Starts a custom test on `server`, on the machine of the agent behind the balancer. */
 async function startOn(server: ServiceProcess, script: string) {
@@ -140,7 +143,7 @@ test('a run started on B runs on A\'s agent; SSE and WebSocket on B see every li
   expect(events.at(-1)!.data).toMatchObject({ type: 'done', task: { status: 'completed' } });
   expect(ended).toBe(true);
   const socket = await ws;
-  expect(socket.messages.filter((m) => m.type === 'log').map((m) => m.text)).toEqual(expected);
+  expect(printedLines(socket.messages)).toEqual(expected);
   expect(socket.messages.at(-1)).toMatchObject({ type: 'done', task: { status: 'completed' } });
   expect(socket.code).toBe(1000);
   expect((await task(a, id)).status).toBe('completed');
