@@ -48,6 +48,10 @@ import { createOutboundUrlGuard, parseAllowList } from './services/webhooks/outb
 import { createWebhookService } from './services/webhooks/webhooks.ts';
 import { testToolIds } from './domain/test-rules.ts';
 import { type GitFetcher, gitFetcherPort } from './ports/git-fetcher.ts';
+import type { RemoteMcpClient } from './ports/remote-mcp.ts';
+import { defaultRemoteMcpLimits, type RemoteMcpLimits } from './domain/mcp-server-rules.ts';
+import { createMcpServerService } from './services/mcp-servers/mcp-servers.ts';
+import { createRemoteToolService } from './services/mcp-servers/remote-tools.ts';
 import { createDashboardService } from './services/dashboards.ts';
 import { createOtelIngest } from './services/otel/otel-ingest.ts';
 import { createOtelRead } from './services/otel/otel-read.ts';
@@ -58,6 +62,7 @@ import { createMetricQueryService } from './services/metrics/metric-queries.ts';
 import { createPrometheusApi } from './services/metrics/prometheus-api.ts';
 import { createServiceHealth } from './services/metrics/service-health.ts';
 import { createMetricsRetention, metricsRetentionEveryMillis, metricsRetentionJob } from './services/metrics/metrics-retention.ts';
+import { createUsageService, type UsageDeps } from './services/usage/usage-service.ts';
 
 /** The job that syncs queued git repositories, and the pubsub topic that wakes it on the replicas that run jobs. */
 export const gitSyncJob = 'git-repos:sync';
@@ -129,6 +134,10 @@ export interface BootOptions {
   webhookTransport?: WebhookTransport;
   /** Reads git repositories for the sync (a pure-JS git client); without it every sync fails. */
   gitFetcher?: GitFetcher;
+  /** Talks to admins' remote MCP servers (the MCP SDK's client); without it every list skips them and every call fails. */
+  remoteMcpClient?: RemoteMcpClient;
+  /** Shorter deadlines or smaller size caps for remote MCP servers (tests); the defaults are in core/domain/mcp-server-rules.ts. */
+  remoteMcpLimits?: Partial<RemoteMcpLimits>;
   /** How often the git sync job looks for queued repositories besides its wake-ups (default 30 s). */
   gitSyncEveryMillis?: number;
   /** Lower sync limits (tests of the byte budget and the deadline); the defaults are in core/domain/git-repo-rules.ts. */
@@ -143,6 +152,8 @@ export interface BootOptions {
   wsKeepAlive?: WsKeepAlive;
   /** How often API-token last-used marks are written (default two minutes). */
   lastUsedFlushMillis?: number;
+  /** The AI tool-call budget's clock and budget per plan (tests: a month's end, a small budget); default the system time and the plans. */
+  usage?: Pick<UsageDeps, 'now' | 'aiToolCallBudget'>;
 }
 
 export interface Service {
@@ -208,9 +219,10 @@ export async function bootService(options: BootOptions): Promise<Service> {
     const webhookTransport: WebhookTransport = options.webhookTransport ?? (async () => ({ kind: 'error', message: 'no webhook transport' }));
     const jobQueue = options.jobQueue ? await options.jobQueue(database) : createTimerJobQueue();
     const gitFetcher: GitFetcher = options.gitFetcher ?? (async () => ({ ok: false, error: 'this service has no git client' }));
-    // WEBHOOK_ALLOW_HOSTS governs every request to a user-supplied URL: webhooks and git repositories alike.
+    // WEBHOOK_ALLOW_HOSTS governs every request to a user-supplied URL: webhooks, git repositories and remote MCP servers alike.
     const outboundGuard = createOutboundUrlGuard({ resolver: dnsResolver, allow: parseAllowList(settings.webhookAllowHosts) });
     const envVars = createEnvVarService({ db: database, secrets: secretBox });
+    const mcpServers = createMcpServerService({ db: database, guard: outboundGuard, secrets: secretBox });
     const kernel = await createKernel({
       plugins,
       logger,
@@ -311,7 +323,16 @@ export async function bootService(options: BootOptions): Promise<Service> {
       dashboards: createDashboardService({ db: database }),
       otelIngest: createOtelIngest({ db: database }),
       otelRead: createOtelRead({ db: database }),
+      usage: createUsageService({ db: database, ...options.usage }),
       gitRepos: createGitRepoService({ db: database, guard: outboundGuard, secrets: secretBox, queued: gitSyncQueued }),
+      mcpServers,
+      remoteTools: createRemoteToolService({
+        db: database,
+        servers: mcpServers,
+        guard: outboundGuard,
+        client: options.remoteMcpClient ?? null,
+        limits: { ...defaultRemoteMcpLimits, ...options.remoteMcpLimits },
+      }),
       metricQueries: createMetricQueryService({ db: database }),
       prometheus: createPrometheusApi({ db: database }),
       streams: runs.context.streams,

@@ -16,6 +16,8 @@ export interface SystemInfo {
   arch: string;
   cpu_cores: number;
   memory_gb: number;
+  /** Where the machine runs (`--region`), e.g. eu-west-1; absent: the agent names none. */
+  region?: string;
 }
 
 /** The smallest WebSocket surface the agent needs; the host adapts its runtime's client to it. */

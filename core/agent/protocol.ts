@@ -45,6 +45,8 @@ export const AgentMessage = Type.Union([
     cpu_cores: Type.Integer({ minimum: 0 }),
     memory_gb: Type.Integer({ minimum: 0 }),
     agent_version: Type.String({ maxLength: 40 }),
+    /** Where the machine runs (`--region`, AGENT_REGION), e.g. eu-west-1; optional: absent, the machine keeps the one it has. */
+    region: Type.Optional(Type.String({ maxLength: 100 })),
     tools: Type.Array(Type.String({ maxLength: 40 }), { maxItems: 50 }),
     /** The versions of those tools' engines as the agent found them (tool id -> version); optional for older agents. */
     tool_versions: Type.Optional(Type.Record(Type.String({ maxLength: 40 }), Type.String({ maxLength: 100 }), { maxProperties: 50 })),

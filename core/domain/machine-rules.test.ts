@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test';
 import { DomainError } from '../kernel/errors.ts';
-import { normalizeArch, normalizeHostname, normalizeIpAddress, normalizeOs } from './machine-rules.ts';
+import { normalizeArch, normalizeHostname, normalizeIpAddress, normalizeOs, normalizeRegion } from './machine-rules.ts';
 
 describe('machine rules', () => {
   test('os and arch aliases normalise to one vocabulary', () => {
@@ -26,5 +26,12 @@ describe('machine rules', () => {
     for (const bad of ['256.1.1.1', '1.2.3', '01.2.3.4', 'localhost', '1:2:3:4:5:6:7:8:9', '1::2::3', ':::1', '12345::1']) {
       expect(() => normalizeIpAddress(bad)).toThrow(/ip_address/);
     }
+  });
+
+  test('regions are cloud-style names, trimmed, case kept; empty is none', () => {
+    for (const good of ['eu-west-1', 'europe-west4', 'westeurope', 'fra1', 'us_east.2', 'R'.repeat(64)]) expect(normalizeRegion(good)).toBe(good);
+    expect(normalizeRegion('  eu-west-1\t')).toBe('eu-west-1');
+    for (const none of ['', '   ', null]) expect(normalizeRegion(none)).toBeNull();
+    for (const bad of ['eu west', '-eu', '.eu', 'eu/west', 'ü-1', 'r'.repeat(65)]) expect(() => normalizeRegion(bad)).toThrow(/region must be 1 to 64/);
   });
 });

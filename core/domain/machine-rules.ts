@@ -1,4 +1,4 @@
-/** Rules for machine fields the spec leaves open: hostname and IP syntax, and the os/arch vocabularies with their aliases. */
+/** Rules for machine fields the spec leaves open: hostname, IP and region syntax, and the os/arch vocabularies with their aliases. */
 import { badRequest } from '../kernel/errors.ts';
 
 export const machineOses = ['linux', 'darwin', 'windows', 'freebsd', 'unknown'] as const;
@@ -84,4 +84,20 @@ export function normalizeIpAddress(value: string): string {
     throw badRequest(`ip_address must be an IPv4 or IPv6 address, got "${value}"`, { field: 'ip_address' });
   }
   return ip;
+}
+
+/** A region as clouds name them (eu-west-1, europe-west4, westeurope, fra1): letters, digits, '.', '_' and '-'. */
+export const regionSyntax = '[A-Za-z0-9][A-Za-z0-9._-]{0,63}';
+const region = new RegExp(`^${regionSyntax}$`);
+
+/** The region trimmed, as given (case kept); an empty one is no region (null). */
+export function normalizeRegion(value: string | null): string | null {
+  const trimmed = value?.trim() ?? '';
+  if (trimmed === '') return null;
+  if (!region.test(trimmed)) {
+    throw badRequest(`region must be 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit (e.g. eu-west-1), got "${value}"`, {
+      field: 'region',
+    });
+  }
+  return trimmed;
 }

@@ -7,6 +7,8 @@ export const permissions = [
   'manage_tests',
   'manage_machines',
   'manage_webhooks',
+  // Remote MCP servers: their headers are credentials, and their tools act with them.
+  'manage_mcp_servers',
   'manage_members',
   'manage_billing',
   'view_audit_log',

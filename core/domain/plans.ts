@@ -9,8 +9,11 @@ export interface PlanLimits {
   retentionDays: number;
   /** How long run time series (task_metric_points) are kept; older points are deleted by the job metrics:retention. */
   metricsRetentionDays: number;
-  /** MCP tool calls per workspace and calendar month. */
-  aiToolCallsPerMonth: number;
+  /**
+   * AI (MCP) tool calls per workspace and UTC calendar month, each deducted by POST /usage/ai-tool-calls; null would
+   * be unlimited (every plan has a number today).
+   */
+  aiToolCallsPerMonth: number | null;
   /** Tasks waiting for a machine at once; past it POST /tasks answers 429 too_many_pending_tasks. */
   pendingTasks: number;
 }

@@ -22,6 +22,8 @@ import { webhookRoutes } from './routes/webhooks.ts';
 import { dashboardRoutes } from './routes/dashboards.ts';
 import { envVarRoutes } from './routes/env-vars.ts';
 import { gitRepoRoutes } from './routes/git-repos.ts';
+import { mcpServerRoutes } from './routes/mcp-servers.ts';
+import { mcpServerToolRoutes } from './routes/mcp-server-tools.ts';
 import { otlpMetricsPath, otlpRoutes } from './routes/otlp.ts';
 import { taskOtelRoutes } from './routes/task-otel.ts';
 import { notificationPreferenceRoutes } from './routes/notification-preferences.ts';
@@ -31,6 +33,7 @@ import { prometheusRoutes } from './routes/prometheus.ts';
 import { taskRoutes } from './routes/tasks.ts';
 import { testRoutes } from './routes/tests.ts';
 import { workspaceRoutes } from './routes/workspace.ts';
+import { usageRoutes } from './routes/usage.ts';
 import { describeValidationError } from './validation-message.ts';
 import { serviceMetricsRoute } from './service-metrics-route.ts';
 import type { ServiceHealth } from '../services/metrics/service-health.ts';
@@ -135,6 +138,7 @@ export function createApp(options: AppOptions) {
       .use(testRoutes(options))
       .use(apiTokenRoutes(options))
       .use(workspaceRoutes(options))
+      .use(usageRoutes(options))
       .use(invitationRoutes(options))
       .use(taskRoutes(options))
       .use(taskOtelRoutes(options))
@@ -144,6 +148,8 @@ export function createApp(options: AppOptions) {
       .use(envVarRoutes(options))
       .use(dashboardRoutes(options))
       .use(gitRepoRoutes(options))
+      .use(mcpServerRoutes(options))
+      .use(mcpServerToolRoutes(options))
       .use(metricRoutes(options))
       .use(prometheusRoutes(options))
       .use(notificationPreferenceRoutes(options))

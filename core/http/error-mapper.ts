@@ -39,9 +39,12 @@ export function statusOf(code: ErrorCode): number {
       return 426;
     case 'too_many_pending_tasks':
     case 'too_many_failed_lookups':
+    case 'ai_budget_exhausted':
       return 429;
     case 'internal_error':
       return 500;
+    case 'bad_gateway':
+      return 502;
     case 'service_unavailable':
       return 503;
   }

@@ -86,6 +86,10 @@ describe('the OpenAPI document', () => {
       }
     }
     expect(byKey.get('POST /api/v1/tasks')!.responses).toHaveProperty('429');
+    // The AI tool-call budget: 200 with what is left, 429 once used up; the machine view carries region and capacity.
+    expect(byKey.get('POST /api/v1/usage/ai-tool-calls')!.responses['200']).toEqual({ description: 'OK', content: { 'application/json': { schema: { $ref: '#/components/schemas/AiToolCallDeducted' } } } });
+    expect(byKey.get('POST /api/v1/usage/ai-tool-calls')!.responses['429']).toEqual({ $ref: '#/components/responses/TooManyRequests' });
+    expect(Object.keys((doc.components.schemas as Record<string, { properties: Json }>).Machine!.properties)).toEqual(expect.arrayContaining(['agent_version', 'region', 'benchmark_capacity']));
     expect(byKey.get('POST /api/v1/machines')!.responses).toHaveProperty('409');
     expect(byKey.get('GET /api/v1/agent')!.responses).toHaveProperty('426');
     expect(byKey.get('DELETE /api/v1/machines/{id}')!.responses['204']).toEqual({ description: 'done; no content' });
@@ -105,6 +109,7 @@ describe('the OpenAPI document', () => {
         '/api/v1/env-vars',
         '/api/v1/git-repos',
         '/api/v1/machines',
+        '/api/v1/mcp-servers',
         '/api/v1/members',
         '/api/v1/members/invitations',
         '/api/v1/tasks',

@@ -41,8 +41,9 @@ const errorAnswers: Record<number, { name: string; description: string }> = {
   429: {
     name: 'TooManyRequests',
     description:
-      'too_many_pending_tasks: the workspace has as many pending tasks as its plan allows; too_many_failed_lookups: this address sent too many unknown or revoked API tokens in the last minute (Retry-After says when to try again)',
+      'too_many_pending_tasks: the workspace has as many pending tasks as its plan allows; too_many_failed_lookups: this address sent too many unknown or revoked API tokens in the last minute; ai_budget_exhausted: the workspace used its AI tool calls of this month (Retry-After says when to try again)',
   },
+  502: { name: 'BadGateway', description: 'bad_gateway: a remote server the service called for this request (a remote MCP server) failed or did not answer in time; the message says why' },
 };
 
 const pageHeaders = {

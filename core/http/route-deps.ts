@@ -17,10 +17,13 @@ import type { WebhookService } from '../services/webhooks/webhooks.ts';
 import type { DashboardService } from '../services/dashboards.ts';
 import type { EnvVarService } from '../services/env-vars.ts';
 import type { GitRepoService } from '../services/git-repos/git-repos.ts';
+import type { McpServerService } from '../services/mcp-servers/mcp-servers.ts';
+import type { RemoteToolService } from '../services/mcp-servers/remote-tools.ts';
 import type { MetricQueryService } from '../services/metrics/metric-queries.ts';
 import type { PrometheusApi } from '../services/metrics/prometheus-api.ts';
 import type { OtelIngest } from '../services/otel/otel-ingest.ts';
 import type { OtelRead } from '../services/otel/otel-read.ts';
+import type { UsageService } from '../services/usage/usage-service.ts';
 import type { Authenticate } from './authenticate.ts';
 import type { LiveSessions } from './live-sessions.ts';
 import type { WsKeepAlive } from './ws-keep-alive.ts';
@@ -42,11 +45,16 @@ export interface RouteDeps {
   envVars: EnvVarService;
   dashboards: DashboardService;
   gitRepos: GitRepoService;
+  /** Remote MCP servers, and the proxy to their tools. */
+  mcpServers: McpServerService;
+  remoteTools: RemoteToolService;
   metricQueries: MetricQueryService;
   prometheus: PrometheusApi;
   /** OTLP metrics: the receiver's store and the per-run read. */
   otelIngest: OtelIngest;
   otelRead: OtelRead;
+  /** The monthly AI tool-call budget and GET /usage. */
+  usage: UsageService;
   /** This replica's live task streams. */
   streams: StreamHub;
   agentSessions: AgentSessions;

@@ -19,6 +19,7 @@ export interface RoutePolicy {
 export const routePolicies: Readonly<Record<string, RoutePolicy>> = {
   'GET /api/v1/auth/me': { scope: 'any' },
   'GET /api/v1/machines': { scope: 'machines:read' },
+  'GET /api/v1/machines/:id': { scope: 'machines:read' },
   'POST /api/v1/machines': { scope: 'machines:write', permission: 'manage_machines' },
   'DELETE /api/v1/machines/:id': { scope: 'machines:write', permission: 'manage_machines' },
   'GET /api/v1/tests': { scope: 'tests:read' },
@@ -64,6 +65,15 @@ export const routePolicies: Readonly<Record<string, RoutePolicy>> = {
   'POST /api/v1/webhooks/:id/test': { scope: null, permission: 'manage_webhooks' },
   'GET /api/v1/webhooks/:id/deliveries': { scope: null, permission: 'manage_webhooks' },
   'POST /api/v1/webhooks/:id/deliveries/:deliveryId/redeliver': { scope: null, permission: 'manage_webhooks' },
+  // Remote MCP servers: admins (manage_mcp_servers), never scoped tokens (the headers are credentials). The proxy too:
+  // a remote tool acts with the admin's stored headers; ASK AI will call it server-side for every member.
+  'GET /api/v1/mcp-servers': { scope: null, permission: 'manage_mcp_servers' },
+  'POST /api/v1/mcp-servers': { scope: null, permission: 'manage_mcp_servers' },
+  'GET /api/v1/mcp-servers/:id': { scope: null, permission: 'manage_mcp_servers' },
+  'PATCH /api/v1/mcp-servers/:id': { scope: null, permission: 'manage_mcp_servers' },
+  'DELETE /api/v1/mcp-servers/:id': { scope: null, permission: 'manage_mcp_servers' },
+  'GET /api/v1/mcp-servers/tools': { scope: null, permission: 'manage_mcp_servers' },
+  'POST /api/v1/mcp-servers/:id/call': { scope: null, permission: 'manage_mcp_servers' },
   // Each member sets their own opt-ins; scoped tokens are for automation, not for a person's inbox.
   'GET /api/v1/notification-preferences': { scope: null },
   'PUT /api/v1/notification-preferences': { scope: null },
@@ -103,6 +113,10 @@ export const routePolicies: Readonly<Record<string, RoutePolicy>> = {
   // the role must be one that may run tests, since the points become part of a run.
   'POST /api/v1/otlp/v1/metrics': { scope: { anyOf: ['metrics:read', 'runs:write'] }, permission: 'run_tests' },
   'GET /api/v1/tasks/:id/otel': { scope: 'metrics:read' },
+  // Every member's AI agent spends the workspace's budget, whatever its token may do (a tests:read token's MCP tools
+  // included): no scope and no permission beyond membership. Reading the usage is like reading the workspace.
+  'GET /api/v1/usage': { scope: 'any' },
+  'POST /api/v1/usage/ai-tool-calls': { scope: 'any' },
   // An agent registers its machine and runs assignments: both scopes, and the right to manage machines.
   'GET /api/v1/agent': { scope: ['machines:write', 'runs:write'], permission: 'manage_machines' },
 };

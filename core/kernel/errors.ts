@@ -17,11 +17,13 @@ export const errorCodes = [
   'last_owner',
   'payload_too_large',
   'too_many_pending_tasks',
+  'ai_budget_exhausted',
   'too_many_failed_lookups',
   'unsupported_media_type',
   'method_not_allowed',
   'internal_error',
   'service_unavailable',
+  'bad_gateway',
   'length_required',
   'upgrade_required',
 ] as const;

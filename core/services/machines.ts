@@ -1,8 +1,8 @@
-/** Machine use cases: list, register and delete machines of the caller's workspace. */
+/** Machine use cases: list, read, register and delete machines of the caller's workspace. */
 import { type EntityManager, UniqueConstraintViolationException } from '@mikro-orm/core';
 import { limitsOf } from '../domain/plans.ts';
 import { Machine } from '../domain/entities/machine.ts';
-import { normalizeArch, normalizeHostname, normalizeIpAddress, normalizeOs } from '../domain/machine-rules.ts';
+import { normalizeArch, normalizeHostname, normalizeIpAddress, normalizeOs, normalizeRegion } from '../domain/machine-rules.ts';
 import { checkName } from '../domain/test-rules.ts';
 import { conflict, DomainError } from '../kernel/errors.ts';
 import type { HookBus } from '../kernel/hook-bus.ts';
@@ -22,6 +22,7 @@ export interface MachineInput {
   arch?: string;
   cpu_cores?: number;
   memory_gb?: number;
+  region?: string | null;
 }
 
 export interface PageFilter {
@@ -49,6 +50,11 @@ export function createMachineService(deps: { db: Database; hooks: HookBus<Kernel
       );
     },
 
+    /** One machine of the caller's workspace; another workspace's id is not found (404), like a made-up one. */
+    async get(caller: Caller, id: string): Promise<Machine> {
+      return findInWorkspace(deps.db.fork(), Machine, caller.workspace.workspaceId, id, 'machine');
+    },
+
     async create(caller: Caller, input: MachineInput): Promise<Machine> {
       const workspaceId = caller.workspace.workspaceId;
       // Every field is checked before the database is asked anything.
@@ -60,6 +66,7 @@ export function createMachineService(deps: { db: Database; hooks: HookBus<Kernel
         arch: normalizeArch(input.arch ?? 'x86_64'),
         cpuCores: input.cpu_cores ?? 0,
         memoryGb: input.memory_gb ?? 0,
+        region: normalizeRegion(input.region ?? null),
       };
       const hostnameTaken = () => conflict(`a machine with hostname "${hostname}" is already registered in this workspace`);
       let machine: Machine;
@@ -84,6 +91,8 @@ export function createMachineService(deps: { db: Database; hooks: HookBus<Kernel
             tools: [],
             toolVersions: {},
             toolProblems: {},
+            // Measured by a calibration run, never given by hand.
+            benchmarkCapacity: null,
             createdAt: now,
             updatedAt: now,
           });

@@ -1,4 +1,4 @@
-/** One agent socket that says hello with the fields a test gives (hostname, machine key, tools) and records the answers. */
+/** One agent socket that says hello with the fields a test gives (hostname, machine key, tools, region) and records the answers. */
 
 export interface HelloSocket {
   /** The welcome, or null when the server refused the hello (see `closed`). */
@@ -17,6 +17,8 @@ export interface HelloFields {
   hostname: string;
   machineKey?: string;
   tools?: string[];
+  /** Sent only when given, as an agent started with --region does. */
+  region?: string;
 }
 
 /** Opens `origin`'s agent socket with `token`, says hello, and resolves once welcomed or refused. */
@@ -56,6 +58,7 @@ export async function sayHello(origin: string, token: string, fields: HelloField
       tools: fields.tools ?? [],
       running: [],
       ...(fields.machineKey ? { machine_key: fields.machineKey } : {}),
+      ...(fields.region !== undefined ? { region: fields.region } : {}),
     }),
   );
   await answered;

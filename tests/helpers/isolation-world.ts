@@ -6,6 +6,7 @@
 import { LatencyHistogram } from '../../core/domain/metrics/histogram.ts';
 import { createProtocolAgent, type ProtocolAgent } from './protocol-agent.ts';
 import { waitFor } from './process-probes.ts';
+import { startRemoteMcpServer } from './remote-mcp-server.ts';
 import type { TestService } from './test-service.ts';
 
 export type Json = Record<string, unknown>;
@@ -86,6 +87,10 @@ export interface WorkspaceA {
   /** Git repositories pointing at a loopback port nobody serves (their syncs fail; that is fine here). */
   gitRepo: Json;
   spareGitRepo: Json;
+  /** Remote MCP servers: `mcpServer` is a real one on loopback (its key `mcpKey` must never show), the spare may be deleted. */
+  mcpServer: Json;
+  spareMcpServer: Json;
+  mcpKey: string;
   agentToken: string;
   agent: ProtocolAgent;
   assignmentId: string;
@@ -156,6 +161,10 @@ export async function buildIsolationWorld(ts: TestService, base: string): Promis
   const spareDashboard = await created(await call(owner.jwt, 'POST', '/dashboards', { json: { name: 'walk-a-spare-dashboard', panels } }));
   const gitRepo = await created(await call(owner.jwt, 'POST', '/git-repos', { json: { url: 'http://127.0.0.1:9/walk-a.git', path: 'walk-a-path', credentials: { password: 'walk-a-git-password' } } }));
   const spareGitRepo = await created(await call(owner.jwt, 'POST', '/git-repos', { json: { url: 'http://127.0.0.1:9/walk-a-spare.git' } }));
+  const mcpKey = 'walk-a-mcp-key-0042';
+  const remoteMcp = startRemoteMcpServer({ apiKey: mcpKey });
+  const mcpServer = await created(await call(owner.jwt, 'POST', '/mcp-servers', { json: { name: 'walk-a-mcp', url: remoteMcp.url, headers: { 'x-api-key': mcpKey } } }));
+  const spareMcpServer = await created(await call(owner.jwt, 'POST', '/mcp-servers', { json: { name: 'walk-a-spare-mcp', url: 'http://127.0.0.1:9/mcp' } }));
   const task = await created(await call(owner.jwt, 'POST', '/tasks', { json: { testId: testA.id, configId: config.id, machineIds: [machine.id], transport: 'ws' } }), 202);
   await waitFor(() => agent.received.assigns.length > 0, 30_000, "walk A's assignment to reach its agent");
   const assignmentId = agent.received.assigns[0]!.assignmentId;
@@ -187,6 +196,9 @@ export async function buildIsolationWorld(ts: TestService, base: string): Promis
     spareDashboard,
     gitRepo,
     spareGitRepo,
+    mcpServer,
+    spareMcpServer,
+    mcpKey,
     agentToken,
     agent,
     assignmentId,
@@ -194,13 +206,15 @@ export async function buildIsolationWorld(ts: TestService, base: string): Promis
   };
   a.markers.push(
     a.workspaceId, a.userId, a.admin.userId, assignmentId, ...invitees.map((i) => i.invitationId),
-    ...[machine, spareMachine, testA, spareTest, config, spareConfig, token, ...spareTokens, webhook, spareWebhook, dashboard, spareDashboard, gitRepo, spareGitRepo].map((r) => String(r.id)),
+    ...[machine, spareMachine, testA, spareTest, config, spareConfig, token, ...spareTokens, webhook, spareWebhook, dashboard, spareDashboard, gitRepo, spareGitRepo, mcpServer, spareMcpServer].map((r) => String(r.id)),
     String(ping.id),
     String(task.id), String(task.public_id),
     // Names and usernames (hostnames are left out: B may use the same hostname for a machine of its own).
     'walk-a-owner', 'walk-a-admin', 'walk-a-invitee', 'walk-a-test', 'walk-a-spare-test', 'walk-a-config', 'walk-a-token', 'walk-a-agent', 'walk-a line', 'walk-a-webhook',
     // Workspace data: values and credentials never appear anywhere; names and URLs never in B's answers.
     envValue, 'walk-a-dashboard', 'walk-a-panel', 'walk-a.git', 'walk-a-path', 'walk-a-git-password',
+    // A's remote MCP servers: names and URLs never in B's answers, the header value nowhere.
+    'walk-a-mcp', 'walk-a-spare-mcp', remoteMcp.url, mcpKey,
   );
 
   // ---- Workspace B: its owner (by JWT and by API token), an agent token, a test and a machine of its own.

@@ -16,6 +16,7 @@ import { jobQueueForConfig } from '../../adapters/queue/job-queue-for-config.ts'
 import { createNodeDnsResolver } from '../../adapters/net/node-dns-resolver.ts';
 import { createNodeWebhookTransport } from '../../adapters/net/node-webhook-transport.ts';
 import { createIsomorphicGitFetcher } from '../../adapters/git/isomorphic-git-fetcher.ts';
+import { createSdkRemoteMcpClient } from '../../adapters/mcp/remote-mcp-client.ts';
 
 export const adminPassword = 'admin-password-for-tests';
 
@@ -100,6 +101,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     dnsResolver: createNodeDnsResolver(),
     webhookTransport: createNodeWebhookTransport(),
     gitFetcher: createIsomorphicGitFetcher(),
+    remoteMcpClient: createSdkRemoteMcpClient(),
     jobQueue: jobQueueForConfig(config, logger),
     pluginConfigOverrides: {
       ...options.pluginConfig,

@@ -6,6 +6,7 @@
  * where a run waits; the secrets still decrypt (an env var's value reaches a new run) and new runs start and finish.
  */
 import { expect } from 'bun:test';
+import { permissions } from '../../core/domain/permissions.ts';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { InstallationManifest } from './populate-installation.ts';
@@ -88,13 +89,21 @@ export async function verifyInstallation(service: Service, dataDir: string, mani
   );
   const machines = await api<{ id: string; hostname: string }[]>('GET', '/api/v1/machines');
   for (const machine of manifest.machines) expect(machines).toContainEqual(expect.objectContaining(machine));
+  // Columns newer than the previous release: no region and no calibration yet; this month's usage starts at nothing.
+  for (const machine of machines) expect(machine).toMatchObject({ region: null, benchmark_capacity: null });
+  expect(await api('GET', '/api/v1/usage')).toMatchObject({ ai_tool_calls: { used: 0 }, machines: { used: machines.length } });
   const envVars = await api<{ key: string }[]>('GET', '/api/v1/env-vars');
   expect(envVars.map((v) => v.key).sort()).toEqual([...manifest.env_var_keys].sort());
   expect(await api('GET', `/api/v1/webhooks/${manifest.webhook.id}`)).toMatchObject({ url: manifest.webhook.url });
   const deliveries = await api<{ attempts: unknown[] }[]>('GET', `/api/v1/webhooks/${manifest.webhook.id}/deliveries`);
   expect(deliveries.some((delivery) => delivery.attempts.length > 0)).toBe(true);
   expect(await api('GET', `/api/v1/dashboards/${manifest.dashboard.id}`)).toMatchObject({ name: manifest.dashboard.name });
-  expect((await api<{ roles: Record<string, string[]> }>('GET', '/api/v1/access-controls')).roles).toEqual(manifest.access_controls);
+  // The old release's grants stand; permissions this release added (owners hold every one; other roles their new
+  // defaults, unless the workspace had overridden the role) are not the old release's business.
+  const roles = (await api<{ roles: Record<string, string[]> }>('GET', '/api/v1/access-controls')).roles;
+  const known = new Set(manifest.access_controls.owner ?? []);
+  expect(Object.fromEntries(Object.entries(roles).map(([role, granted]) => [role, granted.filter((permission) => known.has(permission))]))).toEqual(manifest.access_controls);
+  expect(roles.owner).toEqual([...permissions]);
   expect((await api<unknown[]>('GET', '/api/v1/audit-log')).length).toBeGreaterThan(0);
 
   // The member (invited and accepted back then) acts in the workspace with its role.

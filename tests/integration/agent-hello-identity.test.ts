@@ -2,7 +2,8 @@
  * Which machine an agent's hello gets (core/services/runs/agent-machines.ts), over real agent sockets: by machine key,
  * else by hostname; a hostname another connected agent's machine holds gives `<hostname>-2`; a reinstalled agent (new
  * key) takes its offline machine back; a keyless (older) agent keeps today's behaviour unless a keyed agent holds the
- * name; the plan's machine limit still applies; a `tools` message updates the machine while its socket holds it.
+ * name; the plan's machine limit still applies; a `tools` message updates the machine while its socket holds it; the
+ * region a hello names is the machine's (GET /machines/{id}) until a hello names another.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { type HelloSocket, newMachineKey, sayHello } from '../helpers/hello-socket.ts';
@@ -32,8 +33,8 @@ async function workspace(name: string, plan?: 'starter') {
   // Starter has no API tokens: its owner's own sign-in connects the agent there.
   const token = plan ? owner.jwt : await agentToken(ts, owner.jwt, `${name}-agent`);
   const machines = async () => (await (await ts.request('/api/v1/machines', { token: owner.jwt })).json()) as Listed[];
-  const hello = async (hostname: string, machineKey?: string, tools?: string[]) => {
-    const socket = await sayHello(ts.url, token, { hostname, machineKey, tools });
+  const hello = async (hostname: string, machineKey?: string, tools?: string[], region?: string) => {
+    const socket = await sayHello(ts.url, token, { hostname, machineKey, tools, region });
     open.push(socket);
     return socket;
   };
@@ -45,7 +46,12 @@ async function workspace(name: string, plan?: 'starter') {
       await Bun.sleep(20);
     }
   };
-  return { machines, hello, until };
+  const machine = async (id: string) => {
+    const response = await ts.request(`/api/v1/machines/${id}`, { token: owner.jwt });
+    expect(response.status).toBe(200);
+    return (await response.json()) as Listed & { region: string | null; benchmark_capacity: number | null; agent_version: string | null };
+  };
+  return { machines, machine, hello, until };
 }
 
 describe('an agent with a machine key', () => {
@@ -156,5 +162,38 @@ describe('tools reported after hello', () => {
       }
       await Bun.sleep(20);
     }
+  });
+});
+
+describe('the region a hello names', () => {
+  test('shows on GET /machines/{id}; a hello without one keeps it, a hello with another replaces it', async () => {
+    const w = await workspace('region-hello');
+    const key = newMachineKey();
+    const first = await w.hello('gen', key, [], 'eu-west-1');
+    const id = first.welcome!.machineId;
+    expect(await w.machine(id)).toMatchObject({ id, hostname: 'gen', region: 'eu-west-1', agent_version: 'test', benchmark_capacity: null });
+    // An agent started without --region (or one older than regions) says nothing about it.
+    await first.close();
+    await w.until(id, 'offline');
+    const second = await w.hello('gen', key);
+    expect(second.welcome!.machineId).toBe(id);
+    expect((await w.machine(id)).region).toBe('eu-west-1');
+    await second.close();
+    await w.until(id, 'offline');
+    const third = await w.hello('gen', key, [], 'us-east-2');
+    expect(third.welcome!.machineId).toBe(id);
+    expect((await w.machine(id)).region).toBe('us-east-2');
+    // A new machine made by a hello takes the hello's region too.
+    const other = await w.hello('gen-other', newMachineKey(), [], 'ap-south-1');
+    expect((await w.machine(other.welcome!.machineId)).region).toBe('ap-south-1');
+  });
+
+  test('a region that is no region name is refused with the reason, and no machine is made', async () => {
+    const w = await workspace('region-bad');
+    const refused = await w.hello('gen', newMachineKey(), [], 'eu west 1');
+    expect(refused.welcome).toBeNull();
+    expect((await refused.whenClosed()).code).toBe(4400);
+    expect(refused.messages.find((m) => m.type === 'error')?.message).toContain('region must be 1 to 64 letters');
+    expect(await w.machines()).toEqual([]);
   });
 });

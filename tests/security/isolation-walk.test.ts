@@ -223,6 +223,10 @@ function cases(): Record<string, RouteCase> {
       foreign: async (t) => [await probe('machine', t, 'DELETE', `/machines/${a.spareMachine.id}`), await probe('agent machine', t, 'DELETE', `/machines/${a.machine.id}`)],
       own: { status: 204, call: () => call(a.jwt, 'DELETE', `/machines/${a.spareMachine.id}`) },
     },
+    'GET /api/v1/machines/:id': {
+      foreign: async (t) => [await probe('machine', t, 'GET', `/machines/${a.spareMachine.id}`), await probe('agent machine', t, 'GET', `/machines/${a.machine.id}`)],
+      own: { status: 200, call: () => call(a.jwt, 'GET', `/machines/${a.machine.id}`) },
+    },
     'GET /api/v1/tests': {
       clean: { status: 200, call: (t) => call(t, 'GET', '/tests') },
       own: { status: 200, call: () => call(a.jwt, 'GET', '/tests') },
@@ -265,6 +269,15 @@ function cases(): Record<string, RouteCase> {
     'GET /api/v1/workspace': {
       clean: { status: 200, call: (t) => call(t, 'GET', '/workspace') },
       own: { status: 200, call: () => call(a.jwt, 'GET', '/workspace') },
+    },
+    // B's calls count against B's budget; A's count is in the snapshot, so B cannot have spent A's.
+    'GET /api/v1/usage': {
+      clean: { status: 200, call: (t) => call(t, 'GET', '/usage') },
+      own: { status: 200, call: () => call(a.jwt, 'GET', '/usage') },
+    },
+    'POST /api/v1/usage/ai-tool-calls': {
+      clean: { status: 200, call: (t) => call(t, 'POST', '/usage/ai-tool-calls') },
+      own: { status: 200, call: () => call(a.jwt, 'POST', '/usage/ai-tool-calls') },
     },
     'PATCH /api/v1/workspace': {
       clean: { status: 200, call: () => call(b.jwt, 'PATCH', '/workspace', { json: { name: 'b renamed' } }) },
@@ -405,6 +418,35 @@ function cases(): Record<string, RouteCase> {
     'POST /api/v1/git-repos/:id/sync': {
       foreign: async (t) => [await probe('git repo', t, 'POST', `/git-repos/${a.gitRepo.id}/sync`)],
       own: { status: 202, call: () => call(a.jwt, 'POST', `/git-repos/${a.gitRepo.id}/sync`) },
+    },
+    // Remote MCP servers: B's list of tools holds none of A's servers; B cannot call, read or change them.
+    'GET /api/v1/mcp-servers': {
+      clean: { status: 200, call: (t) => call(t, 'GET', '/mcp-servers') },
+      own: { status: 200, call: () => call(a.jwt, 'GET', '/mcp-servers') },
+    },
+    'POST /api/v1/mcp-servers': {
+      clean: { status: 201, call: (t) => call(t, 'POST', '/mcp-servers', { json: { name: `b-${crypto.randomUUID().slice(0, 8)}`, url: 'http://127.0.0.1:9/mcp' } }) },
+      own: { status: 201, call: () => call(a.jwt, 'POST', '/mcp-servers', { json: { name: 'walk-a-mcp-2', url: 'http://127.0.0.1:9/mcp' } }) },
+    },
+    'GET /api/v1/mcp-servers/tools': {
+      clean: { status: 200, call: (t) => call(t, 'GET', '/mcp-servers/tools') },
+      own: { status: 200, call: () => call(a.jwt, 'GET', '/mcp-servers/tools') },
+    },
+    'GET /api/v1/mcp-servers/:id': {
+      foreign: async (t) => [await probe('mcp server', t, 'GET', `/mcp-servers/${a.mcpServer.id}`)],
+      own: { status: 200, call: () => call(a.jwt, 'GET', `/mcp-servers/${a.mcpServer.id}`) },
+    },
+    'POST /api/v1/mcp-servers/:id/call': {
+      foreign: async (t) => [await probe('mcp server', t, 'POST', `/mcp-servers/${a.mcpServer.id}/call`, { json: { tool: 'echo', arguments: { text: 'walk-b' } } })],
+      own: { status: 200, call: () => call(a.jwt, 'POST', `/mcp-servers/${a.mcpServer.id}/call`, { json: { tool: 'echo', arguments: { text: 'walk-a' } } }) },
+    },
+    'PATCH /api/v1/mcp-servers/:id': {
+      foreign: async (t) => [await probe('mcp server', t, 'PATCH', `/mcp-servers/${a.mcpServer.id}`, { json: { name: 'stolen', headers: { 'x-api-key': null } } })],
+      own: { status: 200, call: () => call(a.jwt, 'PATCH', `/mcp-servers/${a.mcpServer.id}`, { json: { headers: { 'x-walk': 'a' } } }) },
+    },
+    'DELETE /api/v1/mcp-servers/:id': {
+      foreign: async (t) => [await probe('mcp server', t, 'DELETE', `/mcp-servers/${a.spareMcpServer.id}`)],
+      own: { status: 204, call: () => call(a.jwt, 'DELETE', `/mcp-servers/${a.spareMcpServer.id}`) },
     },
     'GET /api/v1/notification-preferences': {
       clean: { status: 200, call: () => call(b.jwt, 'GET', '/notification-preferences') },
@@ -588,7 +630,10 @@ async function snapshotOfA() {
   const repos = (gitRepos as Json[]).map(({ id, url, branch, path, has_credentials, updated_at }) => ({ id, url, branch, path, has_credentials, updated_at }));
   // The value A's variable holds, as the agent would get it: B's PUT of the same name must not have touched it.
   const envValues = await ts.service.runs.context.workspaceEnv(a.workspaceId);
-  return { machines: stable(machines), tests, configs, tokens: stable(tokens), members, invitations, workspace, controls, task: (task as Json).status, envVars, dashboards, repos, envValues, otel };
+  // Of A's usage, the AI tool calls (its stored bytes grow with A's own run during the walk).
+  const aiToolCalls = ((await read('/usage')) as Json).ai_tool_calls;
+  const mcpServers = await read('/mcp-servers');
+  return { machines: stable(machines), tests, configs, tokens: stable(tokens), members, invitations, workspace, controls, task: (task as Json).status, envVars, dashboards, repos, envValues, otel, aiToolCalls, mcpServers };
 }
 
 describe('isolation walk: workspace B with workspace A real ids', () => {

@@ -5,12 +5,13 @@ import { AgentStateError, defaultStateDir, openAgentState } from '../../agent/ag
 import { checkAgentHealth, recordAgentHealth } from '../../agent/agent-health.ts';
 import { loadAgentPlugins } from '../../composition/plugins.ts';
 import { createConsoleLogger } from '../../../core/kernel/console-logger.ts';
-import { KernelBootError } from '../../../core/kernel/errors.ts';
+import { DomainError, KernelBootError } from '../../../core/kernel/errors.ts';
+import { normalizeRegion } from '../../../core/domain/machine-rules.ts';
 import { parseSandboxMode } from '../../process/sandbox/open-tool-sandbox.ts';
 import { resolveConnection, UsageError } from './cli-connection.ts';
 
-export const agentUsage = `usage: loadplane agent [--server URL] [--token-file FILE] [--hostname HOST] [--name NAME] [--state-dir DIR]
-                      [--sandbox on|off] [--plugins a,b]
+export const agentUsage = `usage: loadplane agent [--server URL] [--token-file FILE] [--hostname HOST] [--name NAME] [--region NAME]
+                      [--state-dir DIR] [--sandbox on|off] [--plugins a,b]
        loadplane agent --health [--state-dir DIR]
   (in the repository: npm run agent -- ...)
 
@@ -21,6 +22,8 @@ export const agentUsage = `usage: loadplane agent [--server URL] [--token-file F
   --hostname    register under this hostname (default: the system's). When another connected agent's machine has
                 the hostname, this agent becomes the machine <hostname>-2 (-3 ...) and says so
   --name        display name of a new machine (default: its hostname)
+  --region      where the machine runs, e.g. eu-west-1 (env AGENT_REGION): letters, digits, '.', '_' and '-', at
+                most 64; shown as the machine's region. Without it the machine keeps the region it has
   --state-dir   where the agent keeps its identity, the machine key that makes it one machine whatever its hostname
                 (env AGENT_STATE_DIR; default $XDG_STATE_HOME/loadplane-agent or ~/.local/state/loadplane-agent).
                 One directory per agent: a second agent on it refuses to start
@@ -52,6 +55,7 @@ export async function runAgentCommand(argv: readonly string[], env: Record<strin
         'token-file': { type: 'string' },
         name: { type: 'string' },
         hostname: { type: 'string' },
+        region: { type: 'string' },
         'state-dir': { type: 'string' },
         sandbox: { type: 'string' },
         plugins: { type: 'string' },
@@ -82,6 +86,13 @@ export async function runAgentCommand(argv: readonly string[], env: Record<strin
   for (const warning of connection.warnings) console.error(`loadplane agent: ${warning}`);
   const sandbox = parseSandboxMode(values.sandbox ?? env.AGENT_SANDBOX);
   if (!sandbox) refuse(`--sandbox (or AGENT_SANDBOX) must be on or off, got "${values.sandbox ?? env.AGENT_SANDBOX}"`);
+  let region: string | null;
+  try {
+    region = normalizeRegion(values.region ?? env.AGENT_REGION ?? null);
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    refuse(`--region (or AGENT_REGION): ${error.message.replace(/^region /, '')}`);
+  }
   const redetectSeconds = Number(env.AGENT_REDETECT_SECONDS ?? 10);
   if (!Number.isFinite(redetectSeconds) || redetectSeconds < 0) refuse(`AGENT_REDETECT_SECONDS must be a number of seconds (0: never), got "${env.AGENT_REDETECT_SECONDS}"`);
   const pluginNames = (values.plugins ?? '').split(',').map((name) => name.trim()).filter(Boolean);
@@ -111,7 +122,7 @@ export async function runAgentCommand(argv: readonly string[], env: Record<strin
     plugins,
     // For the person at the terminal: what this machine can run, and how to install what it cannot.
     onToolReport: (report) => console.log(formatToolReport(report)),
-    system: { ...(values.name ? { name: values.name } : {}), ...(values.hostname ? { hostname: values.hostname } : {}) },
+    system: { ...(values.name ? { name: values.name } : {}), ...(values.hostname ? { hostname: values.hostname } : {}), ...(region ? { region } : {}) },
     sandbox,
     // Its tools must not read the machine key or the token, wherever they are kept (a volume, /etc, ...).
     hide: [identity.dir, ...(values['token-file'] ? [values['token-file']] : [])],

@@ -20,6 +20,7 @@ import { jobQueueForConfig } from '../../queue/job-queue-for-config.ts';
 import { createNodeDnsResolver } from '../../net/node-dns-resolver.ts';
 import { createNodeWebhookTransport } from '../../net/node-webhook-transport.ts';
 import { createIsomorphicGitFetcher } from '../../git/isomorphic-git-fetcher.ts';
+import { createSdkRemoteMcpClient } from '../../mcp/remote-mcp-client.ts';
 
 async function main() {
   let config;
@@ -51,6 +52,7 @@ async function main() {
     dnsResolver: createNodeDnsResolver(),
     webhookTransport: createNodeWebhookTransport(),
     gitFetcher: createIsomorphicGitFetcher(),
+    remoteMcpClient: createSdkRemoteMcpClient(),
     jobQueue: jobQueueForConfig(config, logger),
   });
 

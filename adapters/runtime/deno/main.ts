@@ -11,6 +11,7 @@ import { createPackageStaticAssets } from '../../files/package-static-assets.ts'
 import { createNodeDnsResolver } from '../../net/node-dns-resolver.ts';
 import { createNodeWebhookTransport } from '../../net/node-webhook-transport.ts';
 import { createIsomorphicGitFetcher } from '../../git/isomorphic-git-fetcher.ts';
+import { createSdkRemoteMcpClient } from '../../mcp/remote-mcp-client.ts';
 import { jobQueueForConfig } from '../../queue/job-queue-for-config.ts';
 
 // Typed loosely so the Bun type-check needs no Deno declarations.
@@ -50,6 +51,7 @@ const service = await composeService({
   dnsResolver: createNodeDnsResolver(),
   webhookTransport: createNodeWebhookTransport(),
   gitFetcher: createIsomorphicGitFetcher(),
+  remoteMcpClient: createSdkRemoteMcpClient(),
   jobQueue: jobQueueForConfig(config, logger),
 });
 // Before the first request, as under Bun: whoever waits for /healthz finds the agent's token there.

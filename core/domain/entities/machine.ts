@@ -36,6 +36,10 @@ export const Machine = defineEntity({
     toolVersions: p.json<Record<string, string>>(),
     /** Why the agent offers no more: tool id -> its words (missing engine with the way to install it, or refused). */
     toolProblems: p.json<Record<string, string>>(),
+    /** Where the machine runs, as its agent reports it (`--region`) or its registration says; null when unknown. */
+    region: p.string().nullable(),
+    /** Requests/s the machine sustained in a calibration run; null until one ran. */
+    benchmarkCapacity: p.double().nullable(),
     /** SHA-256 (hex) of the machine key of the agent that owns it; null for a keyless agent or a hand-made machine. */
     agentKeyHash: p.string().nullable(),
     createdAt: p.datetime(),

@@ -13,6 +13,8 @@ import { Migration0011MetricQueries } from './0011-metric-queries.ts';
 import { Migration0012OtelPoints } from './0012-otel-points.ts';
 import { Migration0013PendingReasons } from './0013-pending-reasons.ts';
 import { Migration0014MachineAgentKeys } from './0014-machine-agent-keys.ts';
+import { Migration0015UsageAndMachineRegion } from './0015-usage-and-machine-region.ts';
+import { Migration0016McpServers } from './0016-mcp-servers.ts';
 
 export const coreMigrations = [
   Migration0001Foundation,
@@ -29,4 +31,6 @@ export const coreMigrations = [
   Migration0012OtelPoints,
   Migration0013PendingReasons,
   Migration0014MachineAgentKeys,
+  Migration0015UsageAndMachineRegion,
+  Migration0016McpServers,
 ];

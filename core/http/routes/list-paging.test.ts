@@ -71,11 +71,12 @@ beforeAll(async () => {
     webhookId ||= hook.id;
   }
   for (let i = 0; i < 3; i++) expect((await ts.request(`/api/v1/webhooks/${webhookId}/test`, { method: 'POST', token: owner })).status).toBe(202);
-  // Three environment variables, dashboards and git repositories (at a loopback port nobody serves: their syncs fail).
+  // Three environment variables, dashboards, git repositories (at a loopback port nobody serves: their syncs fail) and MCP servers.
   for (let i = 0; i < 3; i++) {
     expect((await ts.request(`/api/v1/env-vars/PAGED_${i}`, { method: 'PUT', token: owner, json: { value: `v${i}` } })).status).toBe(201);
     expect((await ts.request('/api/v1/dashboards', { method: 'POST', token: owner, json: { name: `d${i}` } })).status).toBe(201);
     expect((await ts.request('/api/v1/git-repos', { method: 'POST', token: owner, json: { url: `http://127.0.0.1:9/r${i}.git` } })).status).toBe(201);
+    expect((await ts.request('/api/v1/mcp-servers', { method: 'POST', token: owner, json: { name: `m${i}`, url: 'http://127.0.0.1:9/mcp' } })).status).toBe(201);
   }
 }, 120_000);
 afterAll(() => ts.stop());
@@ -93,6 +94,7 @@ describe('every list route', () => {
         '/api/v1/env-vars',
         '/api/v1/git-repos',
         '/api/v1/machines',
+        '/api/v1/mcp-servers',
         '/api/v1/members',
         '/api/v1/members/invitations',
         '/api/v1/tasks',

@@ -28,8 +28,8 @@ describe('machines: happy paths', () => {
     const created = await ts.request('/api/v1/machines', { method: 'POST', token: alice, json: machine() });
     expect(created.status).toBe(201);
     const body = (await created.json()) as Record<string, unknown>;
-    // Registered by hand: no agent has connected, so no agent version and no tools yet.
-    expect(body).toMatchObject({ ...machine(), status: 'offline', agent_version: null, tools: [] });
+    // Registered by hand: no agent has connected, so no agent version and no tools yet; no region given, no calibration.
+    expect(body).toMatchObject({ ...machine(), status: 'offline', agent_version: null, tools: [], region: null, benchmark_capacity: null });
     expect(body.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(body.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
 
@@ -52,6 +52,23 @@ describe('machines: happy paths', () => {
     });
     expect(response.status).toBe(201);
     expect(await response.json()).toMatchObject({ hostname: 'mini-host', os: 'darwin', arch: 'arm64', cpu_cores: 0, memory_gb: 0 });
+  });
+
+  test('GET /machines/:id shows one machine as the list does; a region given at registration is kept, trimmed', async () => {
+    const created = await ts.request('/api/v1/machines', { method: 'POST', token: alice, json: machine({ hostname: 'regional', region: ' eu-west-1 ' }) });
+    expect(created.status).toBe(201);
+    const body = (await created.json()) as { id: string; region: string | null };
+    expect(body.region).toBe('eu-west-1');
+    const one = await ts.request(`/api/v1/machines/${body.id}`, { token: alice });
+    expect(one.status).toBe(200);
+    expect(await one.json()).toEqual(body);
+    const listed = ((await (await ts.request('/api/v1/machines', { token: alice })).json()) as { id: string }[]).find((m) => m.id === body.id);
+    expect(listed).toEqual(body);
+    // Empty or null: no region.
+    for (const region of ['', '  ', null]) {
+      const none = await ts.request('/api/v1/machines', { method: 'POST', token: alice, json: machine({ hostname: `no-region-${String(region).length}`, region }) });
+      expect(((await none.json()) as { region: string | null }).region).toBeNull();
+    }
   });
 
   test('lists page with limit and cursor, newest first', async () => {
@@ -104,6 +121,11 @@ describe('machines: errors', () => {
     [{ memory_gb: -1 }, 'memory_gb'],
     [{ surprise: true }, 'surprise'],
     [{ name: '   ' }, 'name must not be blank'],
+    [{ region: 'eu west' }, 'region must be 1 to 64 letters'],
+    [{ region: '-eu' }, 'region must be 1 to 64 letters'],
+    [{ region: 'r'.repeat(65) }, 'region must be 1 to 64 letters'],
+    [{ region: 7 }, 'region'],
+    [{ benchmark_capacity: 1000 }, 'benchmark_capacity'],
   ])('bad input %p is a 400 naming the field', async (overrides, mentions) => {
     const response = await ts.request('/api/v1/machines', { method: 'POST', token: alice, json: machine(overrides) });
     expect(response.status).toBe(400);
@@ -125,11 +147,13 @@ describe('machines: errors', () => {
     expect(array.status).toBe(400);
   });
 
-  test('deleting an unknown or malformed id is 404', async () => {
+  test('reading or deleting an unknown or malformed id is 404', async () => {
     for (const id of [crypto.randomUUID(), 'not-a-uuid']) {
-      const response = await ts.request(`/api/v1/machines/${id}`, { method: 'DELETE', token: alice });
-      expect(response.status).toBe(404);
-      expect(await response.json()).toEqual({ error: 'not_found', message: 'machine not found' });
+      for (const method of ['GET', 'DELETE']) {
+        const response = await ts.request(`/api/v1/machines/${id}`, { method, token: alice });
+        expect(response.status).toBe(404);
+        expect(await response.json()).toEqual({ error: 'not_found', message: 'machine not found' });
+      }
     }
   });
 });
@@ -140,6 +164,7 @@ describe('machines: security', () => {
       for (const [method, path] of [
         ['GET', '/api/v1/machines'],
         ['POST', '/api/v1/machines'],
+        ['GET', `/api/v1/machines/${crypto.randomUUID()}`],
         ['DELETE', `/api/v1/machines/${crypto.randomUUID()}`],
       ] as const) {
         const response = await ts.request(path, { method, headers: headers as Record<string, string>, json: method === 'POST' ? machine() : undefined });
@@ -154,6 +179,9 @@ describe('machines: security', () => {
     const { id } = (await created.json()) as { id: string };
     const bobsList = (await (await ts.request('/api/v1/machines', { token: bob })).json()) as { id: string }[];
     expect(bobsList.map((m) => m.id)).not.toContain(id);
+    const peeked = await ts.request(`/api/v1/machines/${id}`, { token: bob });
+    expect(peeked.status).toBe(404);
+    expect(await peeked.json()).toEqual({ error: 'not_found', message: 'machine not found' });
     const stolen = await ts.request(`/api/v1/machines/${id}`, { method: 'DELETE', token: bob });
     expect(stolen.status).toBe(404);
     // Still there for its owner.

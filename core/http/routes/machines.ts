@@ -1,4 +1,4 @@
-/** /machines: list, register and delete the caller's workspace's machines. */
+/** /machines: list, read, register and delete the caller's workspace's machines. */
 import { Elysia, t } from 'elysia';
 import { PageQuery, pagedList } from '../paging.ts';
 import type { RouteDeps } from '../route-deps.ts';
@@ -18,6 +18,11 @@ export const machineRoutes = (deps: RouteDeps) =>
         detail: { summary: "List the workspace's machines, newest first" },
       },
     )
+    .get('/:id', async ({ caller, params }) => toMachineView(await deps.machines.get(caller, params.id)), {
+      params: IdParams,
+      response: { 200: MachineView, 401: errorResponses[401], 404: errorResponses[404] },
+      detail: { summary: 'One machine: status, hardware, agent version, tools, region and benchmark capacity' },
+    })
     .post(
       '',
       async ({ caller, body, set }) => {

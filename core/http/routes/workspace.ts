@@ -42,7 +42,7 @@ const WorkspaceView = t.Object(
       tests: t.Nullable(Integer()),
       retentionDays: Integer(),
       metricsRetentionDays: Integer(),
-      aiToolCallsPerMonth: Integer(),
+      aiToolCallsPerMonth: t.Nullable(Integer({ description: 'AI (MCP) tool calls per UTC calendar month; null: unlimited' })),
     }),
     role: Role,
     permissions: t.Array(t.String()),

@@ -18,6 +18,7 @@ export const errorResponses = {
   409: ErrorBody,
   413: ErrorBody,
   429: ErrorBody,
+  502: ErrorBody,
 } as const;
 
 export const IdParams = t.Object({ id: t.String({ description: 'the resource id (UUID)' }) });

@@ -1,8 +1,8 @@
 /** Machine request and response schemas, and the entity-to-API view. */
 import { t } from 'elysia';
 import type { Machine } from '../../domain/entities/machine.ts';
-import { archNames, machineStatuses, osNames } from '../../domain/machine-rules.ts';
-import { documented, Integer, NonBlank, Timestamp } from './common.ts';
+import { archNames, machineStatuses, osNames, regionSyntax } from '../../domain/machine-rules.ts';
+import { documented, Integer, jsWhitespace, NonBlank, Timestamp } from './common.ts';
 
 export const MachineView = t.Object(
   {
@@ -17,6 +17,10 @@ export const MachineView = t.Object(
     status: t.String({ description: machineStatuses.join(', ') }),
     created_at: Timestamp,
     agent_version: t.Union([t.String(), t.Null()], { description: "the version of the agent that last connected for this machine; null when none has" }),
+    region: t.Union([t.String(), t.Null()], { description: 'where the machine runs (e.g. eu-west-1), as its agent reports it (--region) or its registration said; null when unknown' }),
+    benchmark_capacity: t.Union([t.Number({ minimum: 0 }), t.Null()], {
+      description: 'requests per second the machine sustained in a calibration run, to judge how many machines a target load needs; null until one ran',
+    }),
     tools: t.Array(
       t.Object(
         {
@@ -61,6 +65,11 @@ export const MachineCreate = t.Object(
     ),
     cpu_cores: t.Optional(Integer({ minimum: 0, maximum: 4096, description: '0 when unknown (default)' })),
     memory_gb: t.Optional(Integer({ minimum: 0, maximum: 65536, description: '0 when unknown (default)' })),
+    region: t.Optional(
+      t.Union([t.String({ maxLength: 100, ...documented({ pattern: `^[${jsWhitespace}]*(${regionSyntax}[${jsWhitespace}]*)?$` }) }), t.Null()], {
+        description: "where the machine runs, e.g. eu-west-1: 1 to 64 letters, digits, '.', '_' or '-' (trimmed); empty or null: unknown (default). An agent that reports one replaces it",
+      }),
+    ),
   },
   { additionalProperties: false, title: 'MachineCreate' },
 );
@@ -78,6 +87,8 @@ export function toMachineView(machine: Machine) {
     status: machine.status,
     created_at: machine.createdAt.toISOString(),
     agent_version: machine.agentVersion ?? null,
+    region: machine.region ?? null,
+    benchmark_capacity: machine.benchmarkCapacity == null ? null : Number(machine.benchmarkCapacity),
     tools: [...(machine.tools ?? [])].sort().map((tool) => ({ tool, version: machine.toolVersions?.[tool] ?? null })),
   };
 }

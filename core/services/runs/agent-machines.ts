@@ -14,7 +14,10 @@ import type { AgentPresence } from './agent-presence.ts';
 import { machineTakenCloseCode } from '../../agent/protocol.ts';
 import type { Database } from '../../ports/database.ts';
 
-type Details = Pick<Machine, 'ipAddress' | 'os' | 'arch' | 'cpuCores' | 'memoryGb' | 'agentVersion' | 'tools' | 'toolVersions' | 'toolProblems' | 'lastSeenAt' | 'updatedAt'>;
+/** What a hello reports; `region` only when the agent named one (else the machine keeps its own). */
+type Details = Pick<Machine, 'ipAddress' | 'os' | 'arch' | 'cpuCores' | 'memoryGb' | 'agentVersion' | 'tools' | 'toolVersions' | 'toolProblems' | 'lastSeenAt' | 'updatedAt'> & {
+  region?: string | null;
+};
 
 export interface HelloIdentity {
   /** Normalized. */
@@ -120,6 +123,8 @@ export async function machineForHello(
       replicaId: null,
       leaseUntil: null,
       agentKeyHash: hash,
+      region: null,
+      benchmarkCapacity: null,
       ...details,
     });
     return held(machine);

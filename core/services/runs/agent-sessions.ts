@@ -7,7 +7,7 @@ import { AgentMessage, agentProtocolVersion, machineTakenCloseCode } from '../..
 import type { MetricSnapshot } from '../../capabilities/load-tool.ts';
 import { snapshotProblem } from '../../domain/metrics/check-snapshot.ts';
 import { LatencyHistogram } from '../../domain/metrics/histogram.ts';
-import { normalizeArch, normalizeHostname, normalizeIpAddress, normalizeOs } from '../../domain/machine-rules.ts';
+import { normalizeArch, normalizeHostname, normalizeIpAddress, normalizeOs, normalizeRegion } from '../../domain/machine-rules.ts';
 import type { Caller } from '../caller.ts';
 import { placeholders, sqlOf } from '../sql.ts';
 import type { AgentCommands } from './agent-commands.ts';
@@ -79,6 +79,17 @@ export function createAgentSessions(ctx: RunContext, parts: Parts) {
           transport.close(4400, 'invalid hello');
           return;
         }
+        // An agent that names no region (started without --region, or older) leaves the machine's as it is.
+        let region: { region: string | null } | null = null;
+        if (message.region !== undefined) {
+          try {
+            region = { region: normalizeRegion(message.region) };
+          } catch (error) {
+            transport.send({ type: 'error', message: `hello: ${describeError(error)}` });
+            transport.close(4400, 'invalid hello');
+            return;
+          }
+        }
         const workspaceId = caller.workspace.workspaceId;
         const hostname = normalizeHostname(message.hostname);
         const now = new Date();
@@ -89,6 +100,7 @@ export function createAgentSessions(ctx: RunContext, parts: Parts) {
           cpuCores: message.cpu_cores,
           memoryGb: message.memory_gb,
           agentVersion: message.agent_version,
+          ...region,
           tools: message.tools,
           toolVersions: reportedVersions(message.tools, message.tool_versions),
           toolProblems: reportedProblems(message.tools, message.tool_problems),
