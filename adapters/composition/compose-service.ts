@@ -4,7 +4,7 @@
  * entries and the tests.
  */
 import type { Config } from '../../config/schema.ts';
-import { type BootFacts, type BootOptions, bootService, type Service } from '../../core/boot-service.ts';
+import { type BootFacts, type BootOptions, bootService, type Service, serviceVersion } from '../../core/boot-service.ts';
 import type { PluginDefinition } from '../../core/kernel/define-plugin.ts';
 import { loadServerPlugins } from './plugins.ts';
 
@@ -46,6 +46,8 @@ export function builtinPluginConfig(config: Readonly<Config>, facts: BootFacts):
     },
     'notify-webhook': { publicUrl: config.publicUrl, workers: config.workers, allowHosts: [...config.webhookAllowHosts] },
     'notify-email': { ...(config.smtpUrl ? { smtpUrl: config.smtpUrl } : {}), publicUrl: config.publicUrl, workers: config.workers },
+    // The MCP endpoint reaches REST in process at PUBLIC_URL and bounds its bodies as every route does.
+    mcp: { publicUrl: config.publicUrl, maxBodyBytes: config.maxBodyBytes, version: serviceVersion },
   };
 }
 

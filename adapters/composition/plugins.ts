@@ -24,6 +24,7 @@ export const builtinPlugins: Readonly<Record<string, BuiltinPlugin>> = {
   'identity-oidc': { on: ['server'], load: () => import('../../plugins/identity-oidc/index.ts') },
   'notify-webhook': { on: ['server'], load: () => import('../../plugins/notify-webhook/index.ts') },
   'notify-email': { on: ['server'], load: () => import('../../plugins/notify-email/index.ts') },
+  mcp: { on: ['server'], load: () => import('../../plugins/mcp/index.ts') },
   'load-tool-custom': { on: ['server', 'agent'], load: () => import('../../plugins/load-tool-custom/index.ts') },
   'load-tool-k6': { on: ['server', 'agent'], load: () => import('../../plugins/load-tool-k6/index.ts') },
   'load-tool-locust': { on: ['server', 'agent'], load: () => import('../../plugins/load-tool-locust/index.ts') },
