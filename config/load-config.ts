@@ -58,6 +58,7 @@ export function loadConfig(env: Env): Readonly<Config> {
     localAgent: parseBoolean(env, 'LOCAL_AGENT', databaseUrl === undefined),
     agentTokenFile: blankToUndefined(env.AGENT_TOKEN_FILE),
     agentSandbox: parseBoolean(env, 'AGENT_SANDBOX', true) ? 'on' : 'off',
+    agentCalibration: parseBoolean(env, 'AGENT_CALIBRATION', true),
     metricsToken: blankToUndefined(env.METRICS_TOKEN),
     smtpUrl: blankToUndefined(env.SMTP_URL),
     defaultPlan: blankToUndefined(env.DEFAULT_PLAN) ?? 'enterprise',

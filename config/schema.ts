@@ -27,6 +27,8 @@ export const ConfigSchema = Type.Object({
   agentTokenFile: Type.Optional(Type.String({ minLength: 1, description: 'AGENT_TOKEN_FILE' })),
   /** `on`: the local agent's tools run in the bubblewrap sandbox, or not at all; `off`: unisolated (the operator's risk). */
   agentSandbox: Type.Union([Type.Literal('on'), Type.Literal('off')], { description: 'AGENT_SANDBOX' }),
+  /** The local agent measures the machine's capacity (benchmark_capacity) after it registers and when asked; false: never. */
+  agentCalibration: Type.Boolean({ description: 'AGENT_CALIBRATION' }),
   /**
    * Bearer token for GET /metrics (the service's own Prometheus metrics), which every caller needs, loopback included;
    * unset: generated once, kept in the database and copied to DATA_DIR/metrics-token.

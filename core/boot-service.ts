@@ -304,7 +304,7 @@ export async function bootService(options: BootOptions): Promise<Service> {
       db: database,
       hooks: kernel.hooks,
       authenticate: createAuthenticate({ verifier: kernel.get(tokenVerifierCapability), callers, apiTokens: apiTokenAuthenticator }),
-      machines: createMachineService({ db: database, hooks: kernel.hooks }),
+      machines: createMachineService({ db: database, hooks: kernel.hooks, requestCalibration: (machineId) => runs.calibrate(machineId) }),
       tests: createTestDefinitionService({ db: database, hooks: kernel.hooks, toolIds, validateScript: (tool, script) => tools.get(tool)?.validateScript(script) ?? null }),
       apiTokens: createApiTokenService({ db: database, changes }),
       members: createMemberService({ db: database, changes }),

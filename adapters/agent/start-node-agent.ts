@@ -25,6 +25,8 @@ import { describeSocketFailure } from './socket-failure.ts';
 import { toolBaseEnv } from './tool-env.ts';
 import type { AgentIdentity } from './agent-state.ts';
 import { watchForNewTools } from './tool-redetection.ts';
+import { startLoopbackTarget } from './loopback-target.ts';
+import type { CalibrationSettings } from '../../core/agent/calibration.ts';
 
 export const agentVersion = '0.1.0';
 export { enginesDir };
@@ -207,6 +209,11 @@ export async function startNodeAgent(options: {
   hostnameHint?: string;
   /** How often to look for engines installed since the start (tool-redetection.ts); default 10 s, 0: never. */
   redetectMillis?: number;
+  /**
+   * Calibrate the machine's capacity at registration and when the service asks (default: on, with the core's VUs and
+   * duration); false: never (`--no-calibration`, AGENT_CALIBRATION=false).
+   */
+  calibration?: false | Partial<CalibrationSettings>;
 }): Promise<RunningAgent & { shutdown(): Promise<void>; readonly report: readonly ToolReport[] }> {
   const hostOptions = { plugins: options.plugins, logger: options.logger, sandbox: options.sandbox, hide: options.hide };
   const host = await prepareAgentHost(hostOptions);
@@ -227,6 +234,7 @@ export async function startNodeAgent(options: {
     onRetired: options.onRetired,
     ...(options.identity ? { machineKey: options.identity.machineKey, renewMachineKey: () => options.identity!.renewMachineKey() } : {}),
     hostnameHint: options.hostnameHint,
+    ...(options.calibration === false ? {} : { calibration: { target: startLoopbackTarget, ...options.calibration } }),
   });
   const hosts = watchForNewTools({
     host,

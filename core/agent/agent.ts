@@ -7,6 +7,8 @@ import type { Logger } from '../kernel/logger.ts';
 import type { ProcessRunner } from '../ports/process-runner.ts';
 import { type AgentMessage, agentProtocolVersion, machineDeletedCloseCode, machineTakenCloseCode, type ServerMessage } from './protocol.ts';
 import { runAssignment } from './run-assignment.ts';
+import { calibrate, type CalibrationSettings } from './calibration.ts';
+import { createCalibrationScheduler } from './calibration-scheduler.ts';
 
 export interface SystemInfo {
   hostname: string;
@@ -62,6 +64,11 @@ export interface AgentOptions {
   renewMachineKey?(): string;
   /** How the person running the agent chooses its hostname, for the line that says it got another (`--hostname NAME`). */
   hostnameHint?: string;
+  /**
+   * Measure the machine's capacity with the `http` tool (calibration.ts) after registration and when the server asks;
+   * absent: never (`--no-calibration`, and tests that count requests or engine processes).
+   */
+  calibration?: CalibrationSettings;
 }
 
 /** What the agent offers, as its hello and `tools` messages say it. */
@@ -130,6 +137,19 @@ export function startAgent(options: AgentOptions): RunningAgent {
   let resolveReady!: (id: string) => void;
   const ready = new Promise<string>((resolve) => (resolveReady = resolve));
 
+  const calibrations = createCalibrationScheduler({
+    busy: () => [...runs.values()].some((run) => !run.ended),
+    measure: async (signal) => {
+      const tool = offer.tools.get('http');
+      // Every agent has the built-in http tool; one without it has nothing to measure with, and reports nothing.
+      if (!tool || !options.calibration) return null;
+      return calibrate({ tool, runner: offer.runner ?? options.runner, baseEnv: options.baseEnv, settings: options.calibration, signal });
+    },
+    report: (calibration) => send({ type: 'calibration', ...calibration }),
+    logger: options.logger,
+  });
+  let calibratedAtRegistration = false;
+
   const wsUrl = `${options.serverUrl.replace(/^http/, 'ws').replace(/\/+$/, '')}/api/v1/agent`;
 
   function send(message: AgentMessage) {
@@ -163,6 +183,7 @@ export function startAgent(options: AgentOptions): RunningAgent {
 
   async function execute(assignment: Assignment) {
     if (runs.has(assignment.assignmentId)) return;
+    calibrations.yieldToRun();
     const run: Run = { assignment, abort: new AbortController(), seq: 0, pending: [], sent: [], flushTimer: null, lastFlushAt: 0, ended: false };
     runs.set(assignment.assignmentId, run);
     const tool = offer.tools.get(assignment.tool);
@@ -216,6 +237,7 @@ export function startAgent(options: AgentOptions): RunningAgent {
     if (socket && welcomed && !outbox.some((m) => 'assignmentId' in m && m.assignmentId === assignment.assignmentId)) {
       runs.delete(assignment.assignmentId);
     }
+    calibrations.idle();
   }
 
   function onServerMessage(text: string) {
@@ -256,6 +278,11 @@ export function startAgent(options: AgentOptions): RunningAgent {
         for (const [id, run] of runs) if (run.ended) runs.delete(id);
         options.logger.info('agent registered', { machine_id: message.machineId, resumed: message.resumed.length });
         resolveReady(message.machineId);
+        // Once per agent process, not per reconnect: the figure belongs to the machine, which a reconnect does not change.
+        if (options.calibration && !calibratedAtRegistration) {
+          calibratedAtRegistration = true;
+          calibrations.request();
+        }
         return;
       }
       case 'assign':
@@ -272,6 +299,9 @@ export function startAgent(options: AgentOptions): RunningAgent {
         }
         return;
       }
+      case 'calibrate':
+        if (options.calibration) calibrations.request();
+        return;
       case 'error':
         options.logger.warn('server refused a message', { message: message.message });
         return;
@@ -309,6 +339,7 @@ export function startAgent(options: AgentOptions): RunningAgent {
       if (code === machineDeletedCloseCode) {
         // Reconnecting would register the machine again, undoing the deletion: stop and say how to come back.
         stopped = true;
+        calibrations.stop();
         for (const run of runs.values()) run.abort.abort();
         options.logger.error('the service deleted this machine; the agent stops. Start it again to register the machine anew', { reason });
         options.onRetired?.();
@@ -352,6 +383,7 @@ export function startAgent(options: AgentOptions): RunningAgent {
     },
     async stop() {
       stopped = true;
+      calibrations.stop();
       if (reconnectTimer) clearTimeout(reconnectTimer);
       if (heartbeat) clearInterval(heartbeat);
       for (const run of runs.values()) run.abort.abort();

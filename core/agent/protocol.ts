@@ -92,6 +92,16 @@ export const AgentMessage = Type.Union([
     summary: Snapshot,
   }),
   Type.Object({ type: Type.Literal('start_failed'), assignmentId: Id, message: Type.String({ maxLength: 2000 }) }),
+  /**
+   * A calibration's figure: the requests/s this machine sustained with the `http` tool against a loopback target of its
+   * own, with that many VUs for that long (calibration.ts). Not a task: it has no assignment, logs or metrics.
+   */
+  Type.Object({
+    type: Type.Literal('calibration'),
+    requests_per_sec: Type.Number({ minimum: 0, maximum: 1e9 }),
+    vus: Type.Integer({ minimum: 1, maximum: 10_000 }),
+    duration_ms: Type.Integer({ minimum: 1, maximum: 3_600_000 }),
+  }),
 ]);
 export type AgentMessage = Static<typeof AgentMessage>;
 
@@ -113,6 +123,8 @@ export type ServerMessage =
     }
   | { type: 'assign'; assignment: Assignment }
   | { type: 'cancel'; assignmentId: string }
+  /** Measure the machine's capacity again (POST /machines/{id}/calibrate): the agent does once it runs nothing. */
+  | { type: 'calibrate' }
   | { type: 'error'; message: string };
 
 export type { MetricSnapshot };

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test';
 import { DomainError } from '../kernel/errors.ts';
-import { normalizeArch, normalizeHostname, normalizeIpAddress, normalizeOs, normalizeRegion } from './machine-rules.ts';
+import { normalizeArch, normalizeHostname, normalizeIpAddress, normalizeOs, normalizeRegion, roundCapacity } from './machine-rules.ts';
 
 describe('machine rules', () => {
   test('os and arch aliases normalise to one vocabulary', () => {
@@ -33,5 +33,12 @@ describe('machine rules', () => {
     expect(normalizeRegion('  eu-west-1\t')).toBe('eu-west-1');
     for (const none of ['', '   ', null]) expect(normalizeRegion(none)).toBeNull();
     for (const bad of ['eu west', '-eu', '.eu', 'eu/west', 'ü-1', 'r'.repeat(65)]) expect(() => normalizeRegion(bad)).toThrow(/region must be 1 to 64/);
+  });
+
+  test('a calibration figure keeps three significant figures', () => {
+    expect(roundCapacity(12_345.6)).toBe(12_300);
+    expect(roundCapacity(87.64)).toBe(87.6);
+    expect(roundCapacity(0.12345)).toBe(0.123);
+    expect(roundCapacity(0)).toBe(0);
   });
 });

@@ -101,3 +101,8 @@ export function normalizeRegion(value: string | null): string | null {
   }
   return trimmed;
 }
+
+/** A calibration's requests/s to three significant figures (12,345.6 -> 12,300; 87.64 -> 87.6): its repeatability is a few percent at best. */
+export function roundCapacity(requestsPerSec: number): number {
+  return requestsPerSec > 0 ? Number(requestsPerSec.toPrecision(3)) : 0;
+}

@@ -22,6 +22,7 @@ export const routePolicies: Readonly<Record<string, RoutePolicy>> = {
   'GET /api/v1/machines/:id': { scope: 'machines:read' },
   'POST /api/v1/machines': { scope: 'machines:write', permission: 'manage_machines' },
   'DELETE /api/v1/machines/:id': { scope: 'machines:write', permission: 'manage_machines' },
+  'POST /api/v1/machines/:id/calibrate': { scope: 'machines:write', permission: 'manage_machines' },
   'GET /api/v1/tests': { scope: 'tests:read' },
   'POST /api/v1/tests': { scope: 'tests:write', permission: 'manage_tests' },
   'PATCH /api/v1/tests/:id': { scope: 'tests:write', permission: 'manage_tests' },

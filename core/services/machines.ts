@@ -1,4 +1,4 @@
-/** Machine use cases: list, read, register and delete machines of the caller's workspace. */
+/** Machine use cases: list, read, register, calibrate and delete machines of the caller's workspace. */
 import { type EntityManager, UniqueConstraintViolationException } from '@mikro-orm/core';
 import { limitsOf } from '../domain/plans.ts';
 import { Machine } from '../domain/entities/machine.ts';
@@ -40,7 +40,12 @@ export async function machineLimitReached(em: EntityManager, caller: Caller): Pr
   return `the ${caller.workspace.plan} plan allows ${limit} machines`;
 }
 
-export function createMachineService(deps: { db: Database; hooks: HookBus<KernelHooks> }) {
+export function createMachineService(deps: {
+  db: Database;
+  hooks: HookBus<KernelHooks>;
+  /** Asks the machine's agent to calibrate, through whichever replica holds its socket; false when none holds it. */
+  requestCalibration?(machineId: string): Promise<boolean>;
+}) {
   return {
     async list(caller: Caller, page: PageFilter): Promise<Machine[]> {
       return deps.db.fork().find(
@@ -53,6 +58,19 @@ export function createMachineService(deps: { db: Database; hooks: HookBus<Kernel
     /** One machine of the caller's workspace; another workspace's id is not found (404), like a made-up one. */
     async get(caller: Caller, id: string): Promise<Machine> {
       return findInWorkspace(deps.db.fork(), Machine, caller.workspace.workspaceId, id, 'machine');
+    },
+
+    /**
+     * Asks the machine's agent to measure its capacity again (it does once it runs nothing); the figure replaces
+     * `benchmark_capacity` when it arrives. A machine without a connected agent is a conflict: nobody could measure.
+     */
+    async calibrate(caller: Caller, id: string): Promise<Machine> {
+      const machine = await findInWorkspace(deps.db.fork(), Machine, caller.workspace.workspaceId, id, 'machine');
+      const offline = () => conflict(`machine ${machine.hostname} is offline: its agent must be connected to calibrate`);
+      if (machine.status === 'offline' || !deps.requestCalibration) throw offline();
+      // The presence may have ended since the read (the socket closed): then nobody was told, and the caller hears so.
+      if (!(await deps.requestCalibration(machine.id))) throw offline();
+      return machine;
     },
 
     async create(caller: Caller, input: MachineInput): Promise<Machine> {

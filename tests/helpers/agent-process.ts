@@ -40,6 +40,8 @@ export function startAgentProcess(options: {
       LOG_LEVEL: 'info',
       LOADPLANE_TOKEN: options.token,
       AGENT_STATE_DIR: stateDir,
+      // Off unless a test asks (env AGENT_CALIBRATION: 'true'): its engine process and requests would disturb those counted.
+      AGENT_CALIBRATION: 'false',
       ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

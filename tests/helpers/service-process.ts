@@ -30,7 +30,7 @@ export interface ServiceProcess {
 export interface ServiceProcessOptions {
   /**
    * The child's environment besides PATH and HOME, as given: leave LOCAL_AGENT (or anything else) out to get the
-   * service's default. The helper sets PORT and HOST, and DATABASE_URL in the PostgreSQL pass (see startServiceProcess).
+   * service's default; AGENT_CALIBRATION alone defaults to false here (set it to 'true' to calibrate). The helper sets PORT and HOST, and DATABASE_URL in the PostgreSQL pass (see startServiceProcess).
    */
   env: Record<string, string>;
   runtime?: 'bun' | 'deno';
@@ -102,6 +102,9 @@ async function launch(options: ServiceProcessOptions, port: number, ownedDatabas
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? '',
+    // The local agent's calibration (an engine process and its requests at start) would disturb suites that count them;
+    // a suite about it sets AGENT_CALIBRATION itself.
+    AGENT_CALIBRATION: 'false',
     ...options.env,
     ...(database ? { DATABASE_URL: database.url } : {}),
     PORT: String(port),

@@ -24,8 +24,17 @@ export async function agentToken(ts: TestService, jwt: string, name: string): Pr
   return ((await created.json()) as { token: string }).token;
 }
 
-/** An agent in this process for the user of `jwt`, with the service's load tools, once registered. */
-export async function startInProcessAgent(ts: TestService, jwt: string, hostname: string, tokenName = hostname) {
+/**
+ * An agent in this process for the user of `jwt`, with the service's load tools, once registered. It does not calibrate
+ * unless asked (`calibration`): a calibration's engine process and requests would disturb tests that count them.
+ */
+export async function startInProcessAgent(
+  ts: TestService,
+  jwt: string,
+  hostname: string,
+  tokenName = hostname,
+  calibration: Parameters<typeof startNodeAgent>[0]['calibration'] = false,
+) {
   const agent = await startNodeAgent({
     serverUrl: ts.url,
     token: await agentToken(ts, jwt, tokenName),
@@ -33,6 +42,7 @@ export async function startInProcessAgent(ts: TestService, jwt: string, hostname
     // The service's load tools (the built-in ones and any LOADPLANE_PLUGINS named), as the local agent gets them.
     plugins: loadToolPluginsOf(ts.service),
     system: { hostname },
+    calibration,
   });
   await agent.ready;
   return agent;

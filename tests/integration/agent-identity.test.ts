@@ -179,7 +179,7 @@ describe('`npm run agent` beside `npm start`, as the README shows', () => {
   test("the local agent and an agent on the same host are two machines of the first workspace, both stable", async () => {
     // The local agent as `npm start` starts it (its key in DATA_DIR), and `npm run agent` with the system's hostname and
     // its own default state directory (here a temp one), with a token of the first workspace (the admin's).
-    const local = await startLocalAgent(ts.service, { serverUrl: ts.url, dataDir: ts.dataDir, sandbox: 'on', logger: silentLogger });
+    const local = await startLocalAgent(ts.service, { serverUrl: ts.url, dataDir: ts.dataDir, sandbox: 'on', calibration: false, logger: silentLogger });
     try {
       await local.ready;
       const adminJwt = await ts.tokenFor('admin', adminPassword);

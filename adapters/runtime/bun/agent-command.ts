@@ -11,7 +11,7 @@ import { parseSandboxMode } from '../../process/sandbox/open-tool-sandbox.ts';
 import { resolveConnection, UsageError } from './cli-connection.ts';
 
 export const agentUsage = `usage: loadplane agent [--server URL] [--token-file FILE] [--hostname HOST] [--name NAME] [--region NAME]
-                      [--state-dir DIR] [--sandbox on|off] [--plugins a,b]
+                      [--state-dir DIR] [--sandbox on|off] [--plugins a,b] [--no-calibration]
        loadplane agent --health [--state-dir DIR]
   (in the repository: npm run agent -- ...)
 
@@ -31,6 +31,11 @@ export const agentUsage = `usage: loadplane agent [--server URL] [--token-file F
                 own risk (env AGENT_SANDBOX)
   --plugins     more load-tool plugins by package name, comma-separated (installed beside Loadplane, e.g.
                 loadplane-plugin-hey), besides the built-in ones; the server needs them too (LOADPLANE_PLUGINS)
+  --no-calibration
+                do not measure the machine's capacity (env AGENT_CALIBRATION=false). By default the agent runs the
+                http tool for about 3 s against a loopback target of its own after it registers, and again when
+                asked (POST /machines/{id}/calibrate), only while it runs no task; the figure is the machine's
+                benchmark_capacity (requests/s)
   --health      exit 0 when the agent running on this state directory is registered with the service, else 1 with
                 the reason (a container's or supervisor's health check)
 
@@ -60,6 +65,7 @@ export async function runAgentCommand(argv: readonly string[], env: Record<strin
         sandbox: { type: 'string' },
         plugins: { type: 'string' },
         health: { type: 'boolean' },
+        'no-calibration': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -95,6 +101,10 @@ export async function runAgentCommand(argv: readonly string[], env: Record<strin
   }
   const redetectSeconds = Number(env.AGENT_REDETECT_SECONDS ?? 10);
   if (!Number.isFinite(redetectSeconds) || redetectSeconds < 0) refuse(`AGENT_REDETECT_SECONDS must be a number of seconds (0: never), got "${env.AGENT_REDETECT_SECONDS}"`);
+  const calibrationEnv = (env.AGENT_CALIBRATION ?? '').trim().toLowerCase();
+  // The words the service's own AGENT_CALIBRATION takes (config/load-config.ts), so one value serves both.
+  if (!['', 'true', '1', 'yes', 'on', 'false', '0', 'no', 'off'].includes(calibrationEnv)) refuse(`AGENT_CALIBRATION must be true or false, got "${env.AGENT_CALIBRATION}"`);
+  const calibration = !values['no-calibration'] && !['false', '0', 'no', 'off'].includes(calibrationEnv);
   const pluginNames = (values.plugins ?? '').split(',').map((name) => name.trim()).filter(Boolean);
   const format = env.LOG_FORMAT === 'json' || env.LOG_FORMAT === 'pretty' ? env.LOG_FORMAT : process.stderr.isTTY ? 'pretty' : 'json';
   const logger = createConsoleLogger((env.LOG_LEVEL as 'info') ?? 'info', { component: 'agent' }, format);
@@ -129,6 +139,7 @@ export async function runAgentCommand(argv: readonly string[], env: Record<strin
     identity,
     hostnameHint: 'start it with --hostname NAME',
     redetectMillis: redetectSeconds * 1000,
+    ...(calibration ? {} : { calibration: false as const }),
     // The machine was deleted in the service: exit non-zero, so a supervisor shows it rather than looping.
     onRetired: () => {
       identity.release();

@@ -20,6 +20,8 @@ export async function startLocalAgent(
     /** More paths its tools must not see (AGENT_TOKEN_FILE). */
     hide?: string[];
     sandbox: SandboxMode;
+    /** Measure the machine's capacity (AGENT_CALIBRATION); only while idle, and a run cancels it (calibration-scheduler.ts). */
+    calibration: boolean;
     logger: Logger;
     onToolReport?: (report: readonly ToolReport[]) => void;
   },
@@ -38,6 +40,10 @@ export async function startLocalAgent(
       hide: [options.dataDir, ...(options.hide ?? [])],
       identity,
       onToolReport: options.onToolReport,
+      // The same calibration as any agent, on the same terms: it starts only while nothing runs, and an assignment kills
+      // its engine at once (no grace) before the run's own starts. A first run right after `npm start` therefore never
+      // waits for the calibration's seconds; at worst it shares the cores with a dying process for a moment.
+      ...(options.calibration ? {} : { calibration: false as const }),
     });
     return {
       ...agent,

@@ -79,6 +79,7 @@ async function main() {
         dataDir: config.dataDir,
         hide: config.agentTokenFile ? [config.agentTokenFile] : [],
         sandbox: config.agentSandbox,
+        calibration: config.agentCalibration,
         logger: logger.child({ component: 'local-agent' }),
         onToolReport: (report) => (tools ??= report),
       })

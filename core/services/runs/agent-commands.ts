@@ -1,7 +1,8 @@
 /**
- * Gets `assign` and `cancel` to an agent through whichever replica holds its socket: directly when it is this one,
- * else as a wake-up to the holder, which reads the rest from the database. What is not acknowledged is sent again
- * by the holder's sweep, so a lost message delays a run but never strands it.
+ * Gets `assign`, `cancel` and `calibrate` to an agent through whichever replica holds its socket: directly when it is
+ * this one, else as a wake-up to the holder, which reads the rest from the database. What is not acknowledged is sent
+ * again by the holder's sweep, so a lost message delays a run but never strands it (a lost `calibrate` is not resent:
+ * the caller may ask again).
  */
 import type { Assignment } from '../../capabilities/load-tool.ts';
 import { LoadConfigEntity } from '../../domain/entities/load-config.ts';
@@ -14,7 +15,7 @@ import type { AgentCommand } from './run-lifecycle.ts';
 const topic = 'agent_commands';
 
 /** To replica `r` ('*': every replica) about machine `m`: a command, a replaced socket to close, or a deleted machine. */
-type Remote = { r: string; m: string; c?: AgentCommand; close?: string; deleted?: true };
+type Remote = { r: string; m: string; c?: AgentCommand; close?: string; deleted?: true; calibrate?: true };
 
 export function createAgentCommands(ctx: RunContext) {
   const sql = sqlOf(ctx.db);
@@ -93,7 +94,18 @@ export function createAgentCommands(ctx: RunContext) {
     if (message.deleted) return closeDeleted(connection);
     if (message.close && connection.connectionId === message.close) connection.close(machineTakenCloseCode, 'replaced by a newer connection of the same machine');
     if (message.c) void deliver(connection, message.c).catch(failed);
+    if (message.calibrate) connection.send({ type: 'calibrate' });
   });
+
+  /** To the holder of `machineId`'s socket; false when no replica holds one (or nobody else can be told). */
+  async function toHolder(machineId: string, remote: Omit<Remote, 'r' | 'm'>): Promise<boolean> {
+    if (!ctx.pubsub.shared) return false;
+    const rows = await sql.all<{ replica_id: string | null }>('select replica_id from machines where id = ? and connection_id is not null', [machineId]);
+    const holder = rows[0]?.replica_id;
+    if (!holder || holder === ctx.replicaId) return false;
+    await ctx.pubsub.publish(topic, JSON.stringify({ r: holder, m: machineId, ...remote } satisfies Remote));
+    return true;
+  }
 
   return {
     deliver,
@@ -105,12 +117,20 @@ export function createAgentCommands(ctx: RunContext) {
         void deliver(local, command).catch(failed);
         return;
       }
-      if (!ctx.pubsub.shared) return;
-      void (async () => {
-        const rows = await sql.all<{ replica_id: string | null }>('select replica_id from machines where id = ? and connection_id is not null', [machineId]);
-        const holder = rows[0]?.replica_id;
-        if (holder && holder !== ctx.replicaId) await ctx.pubsub.publish(topic, JSON.stringify({ r: holder, m: machineId, c: command } satisfies Remote));
-      })().catch(failed);
+      void toHolder(machineId, { c: command }).catch(failed);
+    },
+
+    /**
+     * Asks the agent of `machineId` to calibrate, wherever its socket is; false when no replica holds one. Not kept for a
+     * later hello: an agent calibrates at registration anyway.
+     */
+    async calibrate(machineId: string): Promise<boolean> {
+      const local = ctx.connections.get(machineId);
+      if (local) {
+        local.send({ type: 'calibrate' });
+        return true;
+      }
+      return toHolder(machineId, { calibrate: true });
     },
 
     /** Tells another replica to close a socket a newer connection of the same machine replaced. */

@@ -7,7 +7,7 @@ import { AgentMessage, agentProtocolVersion, machineTakenCloseCode } from '../..
 import type { MetricSnapshot } from '../../capabilities/load-tool.ts';
 import { snapshotProblem } from '../../domain/metrics/check-snapshot.ts';
 import { LatencyHistogram } from '../../domain/metrics/histogram.ts';
-import { normalizeArch, normalizeHostname, normalizeIpAddress, normalizeOs, normalizeRegion } from '../../domain/machine-rules.ts';
+import { normalizeArch, normalizeHostname, normalizeIpAddress, normalizeOs, normalizeRegion, roundCapacity } from '../../domain/machine-rules.ts';
 import type { Caller } from '../caller.ts';
 import { placeholders, sqlOf } from '../sql.ts';
 import type { AgentCommands } from './agent-commands.ts';
@@ -187,6 +187,16 @@ export function createAgentSessions(ctx: RunContext, parts: Parts) {
         void dispatcher.kick();
       }
 
+      /** The agent's calibration: the machine's capacity, while this socket holds it (a replaced socket's late figure is dropped). */
+      async function calibrated(message: Extract<AgentMessage, { type: 'calibration' }>) {
+        const held = connection!;
+        await sql.all('update machines set benchmark_capacity = ?, updated_at = now() where id = ? and connection_id = ?', [
+          roundCapacity(message.requests_per_sec),
+          held.machineId,
+          held.connectionId,
+        ]);
+      }
+
       /** Stores consecutive batches of one assignment in one transaction; a group that overlaps stored ones goes one by one. */
       async function log(group: readonly LogMessage[]) {
         const first = group[0]!;
@@ -265,6 +275,8 @@ export function createAgentSessions(ctx: RunContext, parts: Parts) {
           case 'start_failed':
             taskOf.delete(message.assignmentId);
             return lifecycle.failToStart(message.assignmentId, machineId, message.message);
+          case 'calibration':
+            return calibrated(message);
         }
       }
 

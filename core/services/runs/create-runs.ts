@@ -96,6 +96,8 @@ export async function createRuns(options: RunsOptions) {
     tasks: createTaskService(ctx, lifecycle, dispatcher),
     sessions,
     lifecycle,
+    /** Asks a machine's agent to calibrate (POST /machines/{id}/calibrate); false when no replica holds its socket. */
+    calibrate: (machineId: string) => commands.calibrate(machineId),
     sweep: sweeper.once,
     async stop() {
       await sweeper.stop();
