@@ -90,6 +90,20 @@ export async function tourEveryTool(client: Client, world: TourWorld): Promise<S
   const refused = await call<{ valid: boolean; error: string }>('validate_test', { steps: [{ method: 'GET', url: '/relative' }] });
   expect(refused.valid).toBe(false);
   expect(refused.error).toContain('base_url');
+  // Asked for, a dry run: the steps run once, briefly, on the machine; the draft test made for it is gone, its run kept.
+  const servedBeforeDryRun = world.target.served();
+  const tried = await call<{ valid: boolean; dry_run: { run_id: string; status: string; total_requests: number; error_rate: number; log_tail: string[] } }>(
+    'validate_test',
+    { steps, base_url: world.target.url, dry_run_machine_id: world.machineId },
+  );
+  expect(tried.valid).toBe(true);
+  expect(tried.dry_run).toMatchObject({ status: 'completed', error_rate: 0 });
+  expect(tried.dry_run.total_requests).toBeGreaterThan(0);
+  expect(tried.dry_run.total_requests).toBe(world.target.served() - servedBeforeDryRun);
+  expect(tried.dry_run.log_tail.length).toBeGreaterThan(0);
+  const testsAfterDryRun = (await (await rest('/api/v1/tests')).json()) as { name: string }[];
+  expect(testsAfterDryRun.some((test) => test.name.startsWith('validate_test dry run'))).toBe(false);
+  expect((await rest(`/api/v1/tasks/${tried.dry_run.run_id}`)).status).toBe(200);
 
   const written = await call<{ test: { id: string; tool: string; status: string }; created: boolean }>('write_test', {
     name: `${prefix} shop`,

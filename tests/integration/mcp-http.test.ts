@@ -41,7 +41,8 @@ const toolNames = [
   'wait_for_run',
   'validate_test',
 ];
-const writers = ['write_test', 'write_config', 'run_test', 'sync_git_repo', 'cancel_run'];
+// validate_test writes only when asked for a dry run, but a hint is per tool: it may start a run, so it is no read.
+const writers = ['write_test', 'write_config', 'run_test', 'sync_git_repo', 'cancel_run', 'validate_test'];
 
 const owner = 'mcp-http-owner';
 let fixture: ServiceWithAgent;

@@ -93,7 +93,7 @@ const pastEveryLine = String(Number.MAX_SAFE_INTEGER);
 const maxReconnects = 10;
 
 /** Follows the run's stream until its terminal event, the deadline, or the caller leaving; resolves either way. */
-async function followToEnd(rest: RestClient, runId: string, deadline: AbortSignal): Promise<void> {
+export async function followToEnd(rest: RestClient, runId: string, deadline: AbortSignal): Promise<void> {
   for (let attempt = 0; attempt < maxReconnects && !deadline.aborted; attempt++) {
     let response: Response;
     try {

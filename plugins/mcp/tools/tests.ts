@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { RestError, type RestClient } from '../rest-client.ts';
 import { stepArgs, type StepsInput, stepsScript } from '../steps-script.ts';
 import { defineTool } from '../tool-registry.ts';
+import { DryRun, dryRun } from './dry-run.ts';
 import { newestFirst, Nullable, pageArgs, pageOf } from '../paging.ts';
 
 interface TestAnswer {
@@ -158,24 +159,30 @@ export const validateTest = defineTool({
   description:
     "Checks a script (or native steps) the way the service checks it when a test is saved or started, and saves nothing: valid true, or " +
     'valid false with the error the service would answer. Use it while writing a script, before write_test. With steps it also returns ' +
-    'the http script they make. It checks the script\'s form (fields, syntax the tool plugin reads), not whether the target answers.',
+    'the http script they make. It checks the script\'s form (fields, syntax the tool plugin reads), not whether the target answers. ' +
+    'With dry_run_machine_id, a valid script also runs once, briefly (1 virtual user for 1 s) on that machine: dry_run then holds the ' +
+    "run's status, error, requests, error_rate and last log lines (the run stays in the workspace's history; the draft test made for it " +
+    'is deleted). A dry run needs manage_tests and run_tests, and takes a few seconds to a couple of minutes.',
   input: Type.Object(
     {
       tool: Type.Optional(ToolId),
       script: Type.Optional(Type.String({ minLength: 1, description: "the script text in the tool's format" })),
       ...stepArgs,
+      dry_run_machine_id: Type.Optional(Type.String({ minLength: 1, description: 'also run the script once, briefly, on this machine (list_machines)' })),
     },
     { additionalProperties: false },
   ),
   output: Type.Object({
+    dry_run: Type.Optional(DryRun),
     tool: Type.String(),
     valid: Type.Boolean(),
     error: Nullable(Type.String({ description: 'why the service would refuse it' })),
     checked_by: Type.String({ description: 'service: the tool plugins of the service; local: those of the stdio MCP program' }),
     script: Type.Optional(Type.String({ description: 'with steps: the http script they make' })),
   }),
-  annotations: { readOnlyHint: true, idempotentHint: true },
-  async run(args, { validateScript }) {
+  // Not read-only: a dry run starts a run (the check alone changes nothing).
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
+  async run(args, { validateScript, rest, signal }) {
     const { tool, script } = scriptOf(args);
     if (!tool || script === undefined) throw new RestError(400, 'bad_request', 'give tool with script, or steps');
     const generated = args.steps ? { script } : {};
@@ -187,6 +194,7 @@ export const validateTest = defineTool({
       throw new RestError(400, 'bad_request', `unknown tool "${tool}" for ${where}; tools: ${verdict.tools.join(', ')}`);
     }
     const error = sizeError ?? verdict.error;
-    return { tool, valid: error === null, error, checked_by: verdict.checkedBy, ...generated };
+    const tried = error === null && args.dry_run_machine_id ? { dry_run: await dryRun(rest, signal, { tool, script, machineId: args.dry_run_machine_id }) } : {};
+    return { tool, valid: error === null, error, checked_by: verdict.checkedBy, ...generated, ...tried };
   },
 });
