@@ -227,6 +227,11 @@ function cases(): Record<string, RouteCase> {
       foreign: async (t) => [await probe('machine', t, 'GET', `/machines/${a.spareMachine.id}`), await probe('agent machine', t, 'GET', `/machines/${a.machine.id}`)],
       own: { status: 200, call: () => call(a.jwt, 'GET', `/machines/${a.machine.id}`) },
     },
+    'POST /api/v1/machines/:id/calibrate': {
+      foreign: async (t) => [await probe('machine', t, 'POST', `/machines/${a.spareMachine.id}/calibrate`), await probe('agent machine', t, 'POST', `/machines/${a.machine.id}/calibrate`)],
+      // A's connected agent is asked to calibrate (the protocol agent ignores the command).
+      own: { status: 202, call: () => call(a.jwt, 'POST', `/machines/${a.machine.id}/calibrate`) },
+    },
     'GET /api/v1/tests': {
       clean: { status: 200, call: (t) => call(t, 'GET', '/tests') },
       own: { status: 200, call: () => call(a.jwt, 'GET', '/tests') },
