@@ -10,7 +10,7 @@ import { silentLogger } from '../../../core/kernel/logger.ts';
 import { requireOrSkip } from '../../../tests/helpers/k6-binary.ts';
 import { POSTGRES_SKIP_MESSAGE, startPostgresServer } from '../../../tests/helpers/postgres-server.ts';
 import { waitFor } from '../../../tests/helpers/process-probes.ts';
-import { createAgendaJobQueue } from './agenda-job-queue.ts';
+import { createAgendaJobQueue, guardUnlocks } from './agenda-job-queue.ts';
 
 const cleanups: Array<() => Promise<void>> = [];
 afterAll(async () => {
@@ -46,4 +46,23 @@ test('connections ended by the server are logged, not fatal, and jobs run again 
 
   await queue.now('job');
   await waitFor(() => runs === 2, 30_000, 'a run after the connections were lost');
+});
+
+test("Agenda's unawaited unlock never rejects: a lost connection during it is a warning (CI saw it end the test process)", async () => {
+  const warnings: string[] = [];
+  const lost = Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' });
+  const unlocked: unknown[] = [];
+  const repository = {
+    async unlockJob(job: unknown) {
+      if (job === 'lost') throw lost;
+      unlocked.push(job);
+    },
+  };
+  guardUnlocks(repository, { warn: (message: string) => void warnings.push(message) });
+  // As Agenda calls it: not awaited. A rejection here would fail this test as an unhandled error.
+  void repository.unlockJob('lost');
+  await repository.unlockJob('kept');
+  await waitFor(() => warnings.length === 1, 10_000, 'the warning');
+  expect(warnings[0]).toContain('not released');
+  expect(unlocked).toEqual(['kept']);
 });

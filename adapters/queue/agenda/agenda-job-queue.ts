@@ -40,9 +40,10 @@ async function ensureAgendaSchema(connectionString: string): Promise<void> {
 }
 
 /**
- * Agenda fires some queries and forgets them (`unlockJob` in its processor): one that fails when PostgreSQL ends the
- * connection is a rejection nobody handles, and Bun ends the process on those. Each query's promise gets a handler
- * that does nothing; a caller that awaits it still gets the rejection.
+ * A query fired and forgotten that fails when PostgreSQL ends the connection is a rejection nobody handles, and Bun ends
+ * the process on those. Each query's promise gets a handler that does nothing; a caller that awaits it still gets the
+ * rejection. (This covers the pool's own promises; a method of Agenda's that is not awaited, `unlockJob`, is guarded
+ * where the backend is made.)
  */
 function markQueriesHandled(pool: pg.Pool): void {
   const query = pool.query.bind(pool) as (...args: unknown[]) => unknown;
@@ -51,6 +52,21 @@ function markQueriesHandled(pool: pg.Pool): void {
     if (result instanceof Promise) result.catch(() => {});
     return result;
   };
+}
+
+export interface UnlockingRepository {
+  unlockJob(job: unknown): Promise<void>;
+}
+
+/**
+ * Agenda unlocks a job it will not run without awaiting it (JobProcessor: `this.agenda.db.unlockJob(...)`): an unlock
+ * that fails with the connection is a rejected promise nobody handles, which ends the process. A lock left behind
+ * expires on its own (defaultLockLifetime), so a failed unlock is a warning, never a rejection.
+ */
+export function guardUnlocks(repository: UnlockingRepository, logger: Pick<Logger, 'warn'>): void {
+  const unlockJob = repository.unlockJob.bind(repository);
+  repository.unlockJob = (job) =>
+    unlockJob(job).catch((error: unknown) => logger.warn('agenda: a job lock was not released (it expires on its own)', { error: String(error) }));
 }
 
 const defineOn = (agenda: Agenda, name: string, handler: () => Promise<void>) =>
@@ -92,6 +108,7 @@ export async function createAgendaJobQueue(options: AgendaQueueOptions): Promise
         ensureSchema: false,
         ...(options.name ? { name: options.name } : {}),
       });
+      guardUnlocks(backend.repository as unknown as UnlockingRepository, options.logger);
       backend.notificationChannel?.on('error', (error: unknown) =>
         options.logger.warn('agenda: the notification channel lost its connection', { error: String(error) }),
       );
