@@ -91,6 +91,13 @@ describe('the OpenAPI document', () => {
     expect(byKey.get('POST /api/v1/usage/ai-tool-calls')!.responses['429']).toEqual({ $ref: '#/components/responses/TooManyRequests' });
     expect(Object.keys((doc.components.schemas as Record<string, { properties: Json }>).Machine!.properties)).toEqual(expect.arrayContaining(['agent_version', 'region', 'benchmark_capacity']));
     expect(byKey.get('POST /api/v1/machines')!.responses).toHaveProperty('409');
+    // A run's time series: its step parameter, its answer, and what `t` means (the UI charts it).
+    const timeseries = byKey.get('GET /api/v1/tasks/{id}/timeseries')!;
+    expect(timeseries.parameters!.find((p) => p.name === 'step')).toMatchObject({ in: 'query', required: false });
+    expect(timeseries.responses['200']).toEqual({ description: 'OK', content: { 'application/json': { schema: { $ref: '#/components/schemas/TaskTimeseries' } } } });
+    const point = (doc.components.schemas as Record<string, { properties: Record<string, Json>; required: string[] }>).TimeseriesPoint!;
+    expect(point.required.sort()).toEqual(['error_rate', 'p50', 'p95', 'p99', 'requests_per_sec', 't', 'vus']);
+    expect(point.properties.t!.description).toContain('unix seconds');
     expect(byKey.get('GET /api/v1/agent')!.responses).toHaveProperty('426');
     expect(byKey.get('DELETE /api/v1/machines/{id}')!.responses['204']).toEqual({ description: 'done; no content' });
     // The health check is public.

@@ -52,6 +52,8 @@ export const routePolicies: Readonly<Record<string, RoutePolicy>> = {
   'DELETE /api/v1/tasks/:id': { scope: 'runs:write', permission: 'run_tests' },
   'GET /api/v1/tasks/:id/log-stream': { scope: 'runs:read' },
   'GET /api/v1/tasks/:id/ws': { scope: 'runs:read' },
+  // A run's own figures over time, like the task itself (the spec's metrics:read is for the workspace-wide queries).
+  'GET /api/v1/tasks/:id/timeseries': { scope: 'runs:read' },
   'GET /api/v1/configs': { scope: 'tests:read' },
   'POST /api/v1/configs': { scope: 'tests:write', permission: 'manage_tests' },
   'GET /api/v1/configs/:id': { scope: 'tests:read' },

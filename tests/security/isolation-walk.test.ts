@@ -608,6 +608,11 @@ function cases(): Record<string, RouteCase> {
       foreign: async (t) => [await probe('task', t, 'GET', `/tasks/${a.task.id}/otel`), await probe('task by public id', t, 'GET', `/tasks/${a.task.public_id}/otel?metric=walk.gauge`)],
       own: { status: 200, call: () => call(a.jwt, 'GET', `/tasks/${a.task.id}/otel`) },
     },
+    'GET /api/v1/tasks/:id/timeseries': {
+      foreign: async (t) => [await probe('task', t, 'GET', `/tasks/${a.task.id}/timeseries`), await probe('task by public id, with a step', t, 'GET', `/tasks/${a.task.public_id}/timeseries?step=5`)],
+      // A's seeded points: 2 requests and 1 error a second, so its own series shows their error rate.
+      own: { status: 200, call: ownMetric(`/tasks/${a.task.public_id}/timeseries`, '"error_rate":0.5') },
+    },
     'GET /api/v1/agent': {
       custom: agentReportsOnForeignAssignment,
       own: { status: 101, call: ownAgentSocket },
