@@ -9,13 +9,16 @@ RUN apt-get update && apt-get install -y --no-install-recommends bubblewrap && r
 # Dependencies first, so the layer is reused while only sources change. Bun is a dev dependency, so the
 # install keeps dev dependencies (NODE_ENV is set to production only afterwards).
 COPY package.json package-lock.json ./
-# The npm workspaces (example plugins, installable by package name) must be there for `npm ci` to link them.
+# The npm workspaces (example plugins, installable by package name; the admin UI's package) must be there for `npm ci`
+# to link them.
 COPY examples/ ./examples/
+COPY ui/package.json ./ui/
 RUN npm ci --no-audit --no-fund && npm cache clean --force
 
 COPY . .
-# Bundles the admin UI when the project has a build step.
-RUN npm run --if-present build
+# Bundles the admin UI into ui/dist with its source hash (npm ci's postinstall ran before the sources were here), so the
+# container's start finds it current and builds nothing.
+RUN node_modules/.bin/bun ui/build.ts
 # The embedded database's prepared cluster (npm ci's postinstall ran before the sources were here): a container started
 # without DATABASE_URL loads it instead of running initdb and every migration (docs/benchmarks.md, "Cold start").
 RUN node_modules/.bin/bun scripts/prepare-database-template.ts

@@ -7,6 +7,8 @@ FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY examples/ ./examples/
+# The UI's package is an npm workspace too: `npm ci` needs its package.json (the agent never builds it).
+COPY ui/package.json ./ui/
 RUN npm ci --no-audit --no-fund && npm cache clean --force
 COPY . .
 RUN case "$(dpkg --print-architecture)" in amd64) target=x64 ;; arm64) target=arm64 ;; \

@@ -69,6 +69,7 @@ export function loadConfig(env: Env): Readonly<Config> {
     maxLogBytesPerRun: parseInteger(env, 'MAX_LOG_BYTES_PER_RUN', 64 * 1024 * 1024),
     pendingTimeoutSeconds: parseInteger(env, 'PENDING_TIMEOUT_SECONDS', 0),
     workers: parseBoolean(env, 'WORKERS', true),
+    uiEnabled: parseBoolean(env, 'UI_ENABLED', true),
     logLevel: blankToUndefined(env.LOG_LEVEL) ?? 'info',
     logFormat: blankToUndefined(env.LOG_FORMAT),
   };

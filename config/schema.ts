@@ -49,6 +49,8 @@ export const ConfigSchema = Type.Object({
   pendingTimeoutSeconds: Type.Integer({ minimum: 0, maximum: 30 * 86_400, description: 'PENDING_TIMEOUT_SECONDS' }),
   /** false: this replica serves the API and its agent sockets only; background jobs run on the others. */
   workers: Type.Boolean({ description: 'WORKERS' }),
+  /** false: no admin UI at `/` (plugin ui-admin is not loaded; the paths answer 404) and no UI build at start. */
+  uiEnabled: Type.Boolean({ description: 'UI_ENABLED' }),
   logLevel: Type.Union(
     ['debug', 'info', 'warn', 'error'].map((level) => Type.Literal(level)),
     { description: 'LOG_LEVEL' },

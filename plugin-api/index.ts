@@ -81,6 +81,8 @@ export type { SecretBox } from '../core/ports/secret-box.ts';
 export { dnsResolverPort } from '../core/ports/dns-resolver.ts';
 export type { DnsResolver } from '../core/ports/dns-resolver.ts';
 export { webhookTransportPort } from '../core/ports/webhook-transport.ts';
+export { staticAssetsPort } from '../core/ports/static-assets.ts';
+export type { StaticAssets } from '../core/ports/static-assets.ts';
 export type { WebhookPost, WebhookPostResult, WebhookTransport } from '../core/ports/webhook-transport.ts';
 
 // ---- The service's records and outbox consumers (for server-side plugins such as notifiers) ----------------------

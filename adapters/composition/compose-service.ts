@@ -18,17 +18,22 @@ export interface ComposeOptions extends Omit<BootOptions, 'settings' | 'plugins'
   leaveOut?: readonly string[];
 }
 
+/** The bundled admin UI's client in the identity provider (config/keycloak/loadplane-realm.json has it too). */
+export const UI_CLIENT_ID = 'loadplane-ui';
+
 /** The built-in plugins' config slices, from the config and what boot worked out (the client secret, the admin). */
 export function builtinPluginConfig(config: Readonly<Config>, facts: BootFacts): Record<string, Record<string, unknown>> {
   const { authUrl, clientSecret, bootstrapUsername } = facts;
+  const issuer = config.authIssuer ?? `${authUrl}/realms/${config.authRealm}`;
   return {
     'identity-embedded': {
       issuerBaseUrl: authUrl,
       realm: config.authRealm,
       clientId: config.authClientId,
       clientSecret,
-      // The bundled UI signs in with the authorization-code flow and returns to our own origin.
       redirectUris: [`${config.publicUrl}/*`],
+      // The bundled UI signs in as a public client (code + PKCE, no secret) and returns only to our own origin.
+      publicClient: { clientId: UI_CLIENT_ID, redirectUris: [`${config.publicUrl}/*`] },
       ...(bootstrapUsername
         ? {
             bootstrapAdmin: {
@@ -38,22 +43,26 @@ export function builtinPluginConfig(config: Readonly<Config>, facts: BootFacts):
           }
         : {}),
     },
-    // Tokens name the public issuer; discovery may go through another (back-channel) address.
+    // Tokens name the public issuer; discovery may go through another (back-channel) address. The bundled UI's own
+    // client gets tokens that open the API as well.
     'identity-oidc': {
-      issuer: config.authIssuer ?? `${authUrl}/realms/${config.authRealm}`,
+      issuer,
       discoveryBase: `${authUrl}/realms/${config.authRealm}`,
       clientId: config.authClientId,
+      otherClientIds: [UI_CLIENT_ID],
     },
     'notify-webhook': { publicUrl: config.publicUrl, workers: config.workers, allowHosts: [...config.webhookAllowHosts] },
     'notify-email': { ...(config.smtpUrl ? { smtpUrl: config.smtpUrl } : {}), publicUrl: config.publicUrl, workers: config.workers },
     // The MCP endpoint reaches REST in process at PUBLIC_URL and bounds its bodies as every route does.
     mcp: { publicUrl: config.publicUrl, maxBodyBytes: config.maxBodyBytes, version: serviceVersion },
+    // The browser signs in where users reach the provider: the public issuer, as tokens name it.
+    'ui-admin': { authority: issuer, clientId: UI_CLIENT_ID, apiBaseUrl: '/api/v1', version: serviceVersion },
   };
 }
 
 export async function composeService(options: ComposeOptions): Promise<Service> {
   const { config, extraPlugins, pluginConfigOverrides, leaveOut, ...boot } = options;
-  const loaded = await loadServerPlugins({ extra: config.plugins, embeddedIdentity: !config.authUrl, leaveOut });
+  const loaded = await loadServerPlugins({ extra: config.plugins, embeddedIdentity: !config.authUrl, ui: config.uiEnabled, leaveOut });
   const plugins = [...loaded, ...(extraPlugins ?? [])];
   return bootService({
     ...boot,

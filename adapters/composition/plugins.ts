@@ -25,6 +25,7 @@ export const builtinPlugins: Readonly<Record<string, BuiltinPlugin>> = {
   'notify-webhook': { on: ['server'], load: () => import('../../plugins/notify-webhook/index.ts') },
   'notify-email': { on: ['server'], load: () => import('../../plugins/notify-email/index.ts') },
   mcp: { on: ['server'], load: () => import('../../plugins/mcp/index.ts') },
+  'ui-admin': { on: ['server'], load: () => import('../../plugins/ui-admin/index.ts') },
   'load-tool-custom': { on: ['server', 'agent'], load: () => import('../../plugins/load-tool-custom/index.ts') },
   'load-tool-k6': { on: ['server', 'agent'], load: () => import('../../plugins/load-tool-k6/index.ts') },
   'load-tool-locust': { on: ['server', 'agent'], load: () => import('../../plugins/load-tool-locust/index.ts') },
@@ -34,10 +35,15 @@ export const builtinPlugins: Readonly<Record<string, BuiltinPlugin>> = {
   'load-tool-http': { on: ['server', 'agent'], load: () => import('../../plugins/load-tool-http/index.ts') },
 };
 
-/** The built-in plugins a host loads; the embedded identity provider only when no external one is configured. */
-export function builtinPluginNames(host: PluginHost, options: { embeddedIdentity?: boolean } = {}): string[] {
+/**
+ * The built-in plugins a host loads; the embedded identity provider only when no external one is configured, the admin
+ * UI unless it is turned off (UI_ENABLED=false).
+ */
+export function builtinPluginNames(host: PluginHost, options: { embeddedIdentity?: boolean; ui?: boolean } = {}): string[] {
   return Object.entries(builtinPlugins)
-    .filter(([name, plugin]) => plugin.on.includes(host) && (name !== 'identity-embedded' || options.embeddedIdentity !== false))
+    .filter(([, plugin]) => plugin.on.includes(host))
+    .filter(([name]) => name !== 'identity-embedded' || options.embeddedIdentity !== false)
+    .filter(([name]) => name !== 'ui-admin' || options.ui !== false)
     .map(([name]) => name);
 }
 
@@ -52,8 +58,15 @@ export function loadPluginsByName(names: readonly string[]): Promise<PluginDefin
 }
 
 /** The server's plugins: the built-in server plugins, then the configured ones (LOADPLANE_PLUGINS). */
-export function loadServerPlugins(options: { extra: readonly string[]; embeddedIdentity: boolean; leaveOut?: readonly string[] }): Promise<PluginDefinition[]> {
-  const builtins = builtinPluginNames('server', { embeddedIdentity: options.embeddedIdentity }).filter((name) => !options.leaveOut?.includes(name));
+export function loadServerPlugins(options: {
+  extra: readonly string[];
+  embeddedIdentity: boolean;
+  ui?: boolean;
+  leaveOut?: readonly string[];
+}): Promise<PluginDefinition[]> {
+  const builtins = builtinPluginNames('server', { embeddedIdentity: options.embeddedIdentity, ui: options.ui }).filter(
+    (name) => !options.leaveOut?.includes(name),
+  );
   return loadPluginsByName([...builtins, ...options.extra]);
 }
 

@@ -15,6 +15,7 @@ import { readOAuthForm } from './oauth-form.ts';
 import { realmNotFound } from './oauth-responses.ts';
 import { type SignInResult, signInWithPassword } from './password-sign-in.ts';
 import { isCodeChallenge } from './pkce.ts';
+import { findClient, type RealmClient } from './realm-clients.ts';
 import { grantedScope, type RealmContext } from './realm-context.ts';
 import { redirectUriAllowed, withQuery } from './redirect-uris.ts';
 import { logRefusal } from './sign-in-refusals.ts';
@@ -72,7 +73,9 @@ function loginRefusal(result: Extract<SignInResult, { ok: false }>): { status: n
 export function browserRoutes(ctx: RealmContext, codes: AuthorizationCodeStore) {
   const known = (realm: string) => realm === ctx.realm;
   const action = `${new URL(ctx.issuer).pathname}/protocol/openid-connect/auth`;
-  const allowed = (uri: string | undefined): uri is string => uri !== undefined && redirectUriAllowed(uri, ctx.config.redirectUris);
+  /** A redirect URI the client registered: the confidential client's, or the public client's (the UI's own origin). */
+  const allowed = (client: RealmClient, uri: string | undefined): uri is string =>
+    uri !== undefined && redirectUriAllowed(uri, client.redirectUris);
 
   const showLogin = (
     loginState: string,
@@ -87,9 +90,10 @@ export function browserRoutes(ctx: RealmContext, codes: AuthorizationCodeStore) 
     .get('/realms/:realm/protocol/openid-connect/auth', async ({ params, query }) => {
       if (!known(params.realm)) return realmNotFound();
       // Until client and redirect URI are proven, errors are shown here: never send the browser somewhere unchecked.
-      if (single(query, 'client_id') !== ctx.config.clientId) return html(400, messagePage('Sign-in error', 'Client not found.'));
+      const client = findClient(ctx.config, single(query, 'client_id'));
+      if (!client) return html(400, messagePage('Sign-in error', 'Client not found.'));
       const redirectUri = single(query, 'redirect_uri');
-      if (!allowed(redirectUri)) return html(400, messagePage('Sign-in error', 'Invalid parameter: redirect_uri'));
+      if (!allowed(client, redirectUri)) return html(400, messagePage('Sign-in error', 'Invalid parameter: redirect_uri'));
       const state = single(query, 'state');
       const back = (error: string, description?: string) =>
         redirect(withQuery(redirectUri, { error, error_description: description, state, iss: ctx.issuer }));
@@ -104,7 +108,7 @@ export function browserRoutes(ctx: RealmContext, codes: AuthorizationCodeStore) 
       if ((single(query, 'prompt') ?? '').split(' ').includes('none')) return back('login_required');
 
       const request: AuthorizationRequest = {
-        clientId: ctx.config.clientId,
+        clientId: client.clientId,
         redirectUri,
         scope: grantedScope(single(query, 'scope')),
         state,
@@ -153,9 +157,10 @@ export function browserRoutes(ctx: RealmContext, codes: AuthorizationCodeStore) 
       const claims = hint ? await ctx.tokens.verifyIdTokenHint(hint) : null;
       if (hint && !claims) return html(400, messagePage('Logout error', 'Invalid parameter: id_token_hint'));
       const target = single(query, 'post_logout_redirect_uri');
-      // As Keycloak: a redirect after logout needs to know the client, through the hint or client_id.
-      const clientKnown = claims?.azp === ctx.config.clientId || single(query, 'client_id') === ctx.config.clientId;
-      if (target !== undefined && !(clientKnown && allowed(target))) {
+      // As Keycloak: a redirect after logout needs to know the client, through the hint or client_id (the same one when both).
+      const named = single(query, 'client_id');
+      const client = claims && named !== undefined && named !== claims.azp ? null : findClient(ctx.config, claims?.azp ?? named);
+      if (target !== undefined && !(client && allowed(client, target))) {
         return html(400, messagePage('Logout error', 'Invalid redirect uri'));
       }
       if (claims) await ctx.sessions.end(claims.sid);

@@ -1,13 +1,12 @@
-/** Authenticates the confidential client at the token and logout endpoints: client_secret_basic or client_secret_post. */
+/**
+ * Authenticates the client at the token and logout endpoints: the confidential one by client_secret_basic or
+ * client_secret_post; the public one (the UI) only names itself with `client_id` (auth method `none`), as Keycloak does.
+ */
 import { constantTimeEqualStrings } from './constant-time-equal.ts';
 import { oauthError } from './oauth-responses.ts';
+import { type ClientsConfig, findClient, type RealmClient } from './realm-clients.ts';
 
-export interface ClientCredentials {
-  clientId: string;
-  clientSecret: string;
-}
-
-export type ClientAuthResult = { ok: true; clientId: string } | { ok: false; response: Response };
+export type ClientAuthResult = { ok: true; clientId: string; client: RealmClient } | { ok: false; response: Response };
 
 /** RFC 6749 2.3.1: Basic credentials are form-encoded before base64, so `+` and `%XX` must be decoded. */
 function formDecode(text: string): string {
@@ -30,7 +29,7 @@ function parseBasic(header: string): { id: string; secret: string } | null {
 export async function authenticateClient(
   request: Request,
   form: Record<string, string>,
-  client: ClientCredentials,
+  clients: ClientsConfig,
   realm: string,
 ): Promise<ClientAuthResult> {
   const header = request.headers.get('authorization');
@@ -53,7 +52,10 @@ export async function authenticateClient(
     secret = form.client_secret;
   }
   if (!id) return fail('Missing parameter: client_id');
-  if (id !== client.clientId) return fail();
-  if (secret === undefined || !(await constantTimeEqualStrings(secret, client.clientSecret))) return fail();
-  return { ok: true, clientId: id };
+  const client = findClient(clients, id);
+  if (!client) return fail();
+  // A public client has no secret to check: what keeps it honest is PKCE and its redirect URIs, checked by the grants.
+  if (client.secret === null) return { ok: true, clientId: id, client };
+  if (secret === undefined || !(await constantTimeEqualStrings(secret, client.secret))) return fail();
+  return { ok: true, clientId: id, client };
 }

@@ -69,6 +69,16 @@ export const IdentityEmbeddedConfigSchema = Type.Object({
   ),
   /** Where the authorization-code flow may send the browser back; a trailing `*` matches any suffix (as Keycloak). */
   redirectUris: Type.Array(Type.String({ minLength: 1 }), { default: [] }),
+  /**
+   * A public client beside the confidential one (the bundled UI, `loadplane-ui`): no secret, authorization code with
+   * PKCE S256 and refresh only (no password grant), back only to its own redirect URIs.
+   */
+  publicClient: Type.Optional(
+    Type.Object({
+      clientId: Type.String({ minLength: 1 }),
+      redirectUris: Type.Array(Type.String({ minLength: 1 }), { default: [] }),
+    }),
+  ),
   accessTokenLifetimeSeconds: Type.Integer({ minimum: 1, default: 300 }),
   /** Idle lifetime of a session: each refresh extends it by this much. */
   refreshTokenLifetimeSeconds: Type.Integer({ minimum: 1, default: 1800 }),

@@ -28,6 +28,8 @@ export async function handleTokenRequest(
     case '':
       return oauthError(400, 'invalid_request', 'Missing form parameter: grant_type');
     case 'password':
+      // Keycloak's answer when "Direct access grants" is off: a public client signs in through the login page.
+      if (!client.client.passwordGrant) return oauthError(400, 'unauthorized_client', 'Client not allowed for direct access grants');
       return passwordGrant(ctx, values, client.clientId, address);
     case 'refresh_token':
       return refreshGrant(ctx, values, client.clientId);

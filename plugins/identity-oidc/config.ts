@@ -17,6 +17,8 @@ export const IdentityOidcConfigSchema = Type.Object({
   discoveryBase: Type.Optional(Type.String({ pattern: '^https?://[^\\s]+$' })),
   /** When set, a token must name this client in `azp` or `aud` (Keycloak puts the client in `azp`, `aud` is `account`). */
   clientId: Type.Optional(Type.String({ minLength: 1 })),
+  /** With `clientId`: further clients whose tokens are accepted too (the bundled UI's public client `loadplane-ui`). */
+  otherClientIds: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
   allowedAlgorithms: Type.Array(Type.Union(SUPPORTED_ALGORITHMS.map((alg) => Type.Literal(alg))), {
     minItems: 1,
     default: [...DEFAULT_ALLOWED_ALGORITHMS],

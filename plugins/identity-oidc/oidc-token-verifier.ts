@@ -173,7 +173,8 @@ export function createOidcTokenVerifier(options: OidcTokenVerifierOptions): Toke
       if (typeof payload.sub !== 'string' || payload.sub === '') throw unauthorized('access token has no subject');
       if (config.clientId !== undefined) {
         const audiences = typeof payload.aud === 'string' ? [payload.aud] : Array.isArray(payload.aud) ? payload.aud : [];
-        if (payload.azp !== config.clientId && !audiences.includes(config.clientId)) {
+        const clients = [config.clientId, ...(config.otherClientIds ?? [])];
+        if (!clients.some((client) => payload.azp === client || audiences.includes(client))) {
           throw unauthorized('access token was issued to another client');
         }
       }

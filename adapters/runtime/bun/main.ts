@@ -9,6 +9,7 @@ import { KernelBootError } from '../../../core/kernel/errors.ts';
 import { AgentStateError } from '../../agent/agent-state.ts';
 import { startLocalAgent } from './local-agent.ts';
 import { startupBanner } from './startup-banner.ts';
+import { buildUiAtStart } from './ui-build-at-start.ts';
 import { formatToolReport, type ToolReport } from '../../agent/start-node-agent.ts';
 import { databaseForConfig } from '../../db/database-for-config.ts';
 import { DatabaseInUseError } from '../../db/pglite-lock.ts';
@@ -39,6 +40,8 @@ async function main() {
   await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
   // The first start creates the embedded database and runs every migration: say so instead of seconds of silence.
   logger.info('starting', { data_dir: config.dataDir, database: config.databaseUrl ? 'postgresql' : 'pglite (embedded)' });
+  // Before boot, so the first request to / finds the current UI (after a `git pull`, say, without `npm ci`).
+  if (config.uiEnabled) await buildUiAtStart(logger);
 
   const service = await composeService({
     config,
