@@ -18,6 +18,7 @@ export interface RoutePolicy {
 
 export const routePolicies: Readonly<Record<string, RoutePolicy>> = {
   'GET /api/v1/auth/me': { scope: 'any' },
+  'GET /api/v1/auth/me/workspaces': { scope: 'any' },
   'GET /api/v1/machines': { scope: 'machines:read' },
   'GET /api/v1/machines/:id': { scope: 'machines:read' },
   'POST /api/v1/machines': { scope: 'machines:write', permission: 'manage_machines' },
@@ -54,6 +55,9 @@ export const routePolicies: Readonly<Record<string, RoutePolicy>> = {
   'GET /api/v1/tasks/:id/ws': { scope: 'runs:read' },
   // A run's own figures over time, like the task itself (the spec's metrics:read is for the workspace-wide queries).
   'GET /api/v1/tasks/:id/timeseries': { scope: 'runs:read' },
+  // Its results per endpoint and its errors by group, likewise.
+  'GET /api/v1/tasks/:id/endpoints': { scope: 'runs:read' },
+  'GET /api/v1/tasks/:id/errors': { scope: 'runs:read' },
   'GET /api/v1/configs': { scope: 'tests:read' },
   'POST /api/v1/configs': { scope: 'tests:write', permission: 'manage_tests' },
   'GET /api/v1/configs/:id': { scope: 'tests:read' },

@@ -1,5 +1,6 @@
 /** The caller's workspace: its plan, limits and the caller's rights; renaming and changing the plan. */
 import { limitsOf, planLimits, type PlanName } from '../domain/plans.ts';
+import { Membership } from '../domain/entities/membership.ts';
 import { Workspace } from '../domain/entities/workspace.ts';
 import { badRequest } from '../kernel/errors.ts';
 import type { ChangeFeed } from '../ports/change-feed.ts';
@@ -20,6 +21,24 @@ export function createWorkspaceService(deps: { db: Database; changes: ChangeFeed
   });
 
   return {
+    /**
+     * The workspaces the caller may act in, oldest membership first (the one a request without X-Workspace-Id acts
+     * in): all of a signed-in user's, only its own for an API token (a token acts only where it was created).
+     */
+    async mine(caller: Caller) {
+      const em = deps.db.fork();
+      const memberships = caller.token
+        ? [{ workspaceId: caller.workspace.workspaceId, role: caller.workspace.role }]
+        : await em.find(Membership, { userId: caller.userId }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+      const workspaces = await em.find(Workspace, { id: { $in: memberships.map((m) => m.workspaceId) } });
+      const byId = new Map(workspaces.map((w) => [w.id, w]));
+      return memberships.flatMap((m) => {
+        const workspace = byId.get(m.workspaceId);
+        if (!workspace) return [];
+        return [{ id: workspace.id, name: workspace.name, plan: workspace.plan, role: m.role, current: workspace.id === caller.workspace.workspaceId }];
+      });
+    },
+
     async get(caller: Caller) {
       const workspace = await deps.db.fork().findOneOrFail(Workspace, { id: caller.workspace.workspaceId });
       return view(workspace, caller);

@@ -1,4 +1,4 @@
-/** GET /auth/me: the identity behind the bearer token. */
+/** GET /auth/me: the identity behind the bearer token; GET /auth/me/workspaces: where it may act (the UI's workspace switcher). */
 import { Elysia, t } from 'elysia';
 import type { RouteDeps } from '../route-deps.ts';
 import { requireCaller } from '../require-caller.ts';
@@ -15,6 +15,17 @@ const Identity = t.Object(
   { title: 'Identity' },
 );
 
+const MyWorkspace = t.Object(
+  {
+    id: t.String(),
+    name: t.String(),
+    plan: t.String(),
+    role: t.String({ description: 'owner, admin, member or viewer' }),
+    current: t.Boolean({ description: 'the workspace this request acts in (X-Workspace-Id, else the oldest membership)' }),
+  },
+  { title: 'MyWorkspace' },
+);
+
 export const authRoutes = (deps: RouteDeps) =>
   new Elysia({ normalize: false, prefix: '/auth', detail: { tags: ['Auth'] } })
     .use(requireCaller(deps.authenticate))
@@ -28,4 +39,11 @@ export const authRoutes = (deps: RouteDeps) =>
         response: { 200: Identity, 401: errorResponses[401] },
         detail: { summary: 'The authenticated identity', security: bearerSecurity },
       },
-    );
+    )
+    .get('/me/workspaces', ({ caller }) => deps.workspaces.mine(caller), {
+      response: { 200: t.Array(MyWorkspace), 401: errorResponses[401] },
+      detail: {
+        summary: 'The workspaces you may act in (send X-Workspace-Id to pick one), oldest membership first; an API token sees only its own',
+        security: bearerSecurity,
+      },
+    });

@@ -1,0 +1,181 @@
+/**
+ * TimeSeriesChart({ title, unit, series, times, height? }): a uPlot line chart that follows its container's width and the
+ * theme's colours, updates its data in place, and tells screen readers its last, lowest and highest values.
+ */
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
+import './charts.css';
+
+export interface ChartSeries {
+  label: string;
+  values: (number | null)[];
+}
+
+const PALETTE = ['--chart-1', '--chart-2', '--chart-3', '--chart-4'];
+const FALLBACK = ['#0b57c2', '#c24e00', '#7b2cbf', '#126b2f'];
+
+/** A number for axes and legends: "1,204", "12.3", "0.042". */
+export function formatValue(value: number | null | undefined): string {
+  if (value === null || value === undefined || Number.isNaN(value)) return '–';
+  const abs = Math.abs(value);
+  const digits = abs >= 100 ? 0 : abs >= 10 ? 1 : abs >= 1 ? 2 : 3;
+  return value.toLocaleString('en', { maximumFractionDigits: digits });
+}
+
+/** Bumps whenever the light/dark theme changes (the toggle's data-theme, or the system preference). */
+function useThemeVersion(): number {
+  const [version, setVersion] = useState(0);
+  useEffect(() => {
+    const bump = () => setVersion((v) => v + 1);
+    const observer = new MutationObserver(bump);
+    observer.observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme', 'class'] });
+    const media = window.matchMedia?.('(prefers-color-scheme: dark)');
+    media?.addEventListener('change', bump);
+    return () => {
+      observer.disconnect();
+      media?.removeEventListener('change', bump);
+    };
+  }, []);
+  return version;
+}
+
+function cssVariable(element: Element, name: string, fallback: string): string {
+  return getComputedStyle(element).getPropertyValue(name).trim() || fallback;
+}
+
+function summaryOf(values: (number | null)[]): { last: number | null; min: number | null; max: number | null } {
+  let last: number | null = null;
+  let min: number | null = null;
+  let max: number | null = null;
+  for (const value of values) {
+    if (value === null || value === undefined || Number.isNaN(value)) continue;
+    last = value;
+    min = min === null ? value : Math.min(min, value);
+    max = max === null ? value : Math.max(max, value);
+  }
+  return { last, min, max };
+}
+
+export function TimeSeriesChart(props: { title: string; unit: string; series: ChartSeries[]; times: number[]; height?: number }) {
+  const { title, unit, series, times, height = 220 } = props;
+  const id = useId();
+  const containerRef = useRef<HTMLDivElement>(null);
+  const plotRef = useRef<uPlot | null>(null);
+  const themeVersion = useThemeVersion();
+
+  const data = useMemo(() => [times, ...series.map((s) => s.values)] as uPlot.AlignedData, [times, series]);
+  const dataRef = useRef(data);
+  dataRef.current = data;
+  // What needs a new chart: anything but the data.
+  const shape = JSON.stringify([title, unit, height, series.map((s) => s.label)]);
+
+  useEffect(() => {
+    const container = containerRef.current;
+    if (!container) return;
+    const labels = JSON.parse(shape)[3] as string[];
+    const text = cssVariable(container, '--text-muted', '#4a5361');
+    const grid = cssVariable(container, '--border', '#c9d0da');
+    const axis: uPlot.Axis = {
+      stroke: text,
+      grid: { stroke: grid, width: 1 },
+      ticks: { stroke: grid, width: 1 },
+    };
+    const options: uPlot.Options = {
+      width: Math.max(200, container.clientWidth),
+      height,
+      legend: { live: true },
+      cursor: { drag: { x: false, y: false } },
+      scales: { x: { time: true } },
+      axes: [
+        { ...axis },
+        {
+          ...axis,
+          label: unit,
+          size: 60,
+          values: (_u, splits) => splits.map((value) => formatValue(value)),
+        },
+      ],
+      series: [
+        { label: 'time', value: (_u, value) => (value === null ? '–' : new Date(value * 1000).toLocaleTimeString()) },
+        ...labels.map((label, index) => ({
+          label,
+          stroke: cssVariable(container, PALETTE[index % PALETTE.length]!, FALLBACK[index % FALLBACK.length]!),
+          width: 2,
+          points: { show: false },
+          spanGaps: false,
+          value: (_u: uPlot, value: number | null) => (value === null ? '–' : `${formatValue(value)} ${unit}`),
+        })),
+      ],
+    };
+    const plot = new uPlot(options, dataRef.current, container);
+    plotRef.current = plot;
+    return () => {
+      plot.destroy();
+      plotRef.current = null;
+    };
+  }, [shape, height, unit, themeVersion]);
+
+  // New data: in place, keeping the chart.
+  useEffect(() => {
+    plotRef.current?.setData(data);
+  }, [data]);
+
+  // Follow the container's width.
+  useEffect(() => {
+    const container = containerRef.current;
+    if (!container) return;
+    let frame = 0;
+    const observer = new ResizeObserver(() => {
+      cancelAnimationFrame(frame);
+      frame = requestAnimationFrame(() => {
+        const width = Math.max(200, container.clientWidth);
+        const plot = plotRef.current;
+        if (plot && plot.width !== width) plot.setSize({ width, height });
+      });
+    });
+    observer.observe(container);
+    return () => {
+      cancelAnimationFrame(frame);
+      observer.disconnect();
+    };
+  }, [height]);
+
+  const summaries = series.map((s) => ({ label: s.label, ...summaryOf(s.values) }));
+  const lastTime = times.length ? new Date(times[times.length - 1]! * 1000).toLocaleTimeString() : null;
+
+  return (
+    <figure className="time-series-chart" aria-labelledby={`${id}-title`}>
+      <figcaption id={`${id}-title`} className="time-series-chart-title">
+        {title} <span className="muted">({unit})</span>
+      </figcaption>
+      <div ref={containerRef} className="time-series-chart-plot" aria-hidden="true" />
+      <table className="visually-hidden">
+        <caption>
+          {title} in {unit}
+          {lastTime ? `, ${times.length} points up to ${lastTime}` : ', no data yet'}
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">Series</th>
+            <th scope="col">Last</th>
+            <th scope="col">Lowest</th>
+            <th scope="col">Highest</th>
+          </tr>
+        </thead>
+        <tbody>
+          {summaries.map((s) => (
+            <tr key={s.label}>
+              <th scope="row">{s.label}</th>
+              <td>{formatValue(s.last)}</td>
+              <td>{formatValue(s.min)}</td>
+              <td>{formatValue(s.max)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </figure>
+  );
+}
+
+export default TimeSeriesChart;

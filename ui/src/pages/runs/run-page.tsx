@@ -1,0 +1,100 @@
+/** The run page (/runs/:id): status, why it waits, figures, machines, cancel, live log, charts, and a comparison with another run. */
+import { lazy, Suspense, useMemo } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link, useParams } from 'wouter';
+import { api, unwrap } from '../../api/client';
+import { isLiveStatus, machinesQuery, taskQuery, testsQuery } from '../../api/queries';
+import { ConfirmButton } from '../../components/common/confirm-button';
+import { ErrorNotice } from '../../components/common/error-notice';
+import { Loading } from '../../components/common/loading';
+import { PageHeader } from '../../components/common/page-header';
+import { LiveLog } from '../../components/live-log/live-log';
+import { RunCompare } from './run-compare';
+import { RunFigures } from './run-figures';
+import { RunSummary } from './run-summary';
+
+const RunCharts = lazy(() => import('./run-charts'));
+
+export default function RunPage() {
+  const { id = '' } = useParams<{ id: string }>();
+  const queryClient = useQueryClient();
+  const task = useQuery({
+    ...taskQuery(id),
+    refetchInterval: (query) => (isLiveStatus(query.state.data?.status) ? 2000 : false),
+  });
+  const tests = useQuery(testsQuery);
+  const machines = useQuery(machinesQuery);
+  const machineNames = useMemo(() => new Map((machines.data ?? []).map((m) => [m.id, m.name])), [machines.data]);
+
+  const cancel = useMutation({
+    mutationFn: (taskId: string) => unwrap(api.DELETE('/api/v1/tasks/{id}', { params: { path: { id: taskId } } })),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ['tasks'] }),
+  });
+
+  if (task.isPending) {
+    return (
+      <>
+        <PageHeader title={`Run ${id}`} />
+        <Loading label="Loading the run…" />
+      </>
+    );
+  }
+  if (!task.data) {
+    return (
+      <>
+        <PageHeader title={`Run ${id}`} />
+        <ErrorNotice error={task.error} />
+        <p>
+          <Link href="/runs">Back to the runs</Link>
+        </p>
+      </>
+    );
+  }
+
+  const run = task.data;
+  const live = isLiveStatus(run.status);
+  const test = tests.data?.find((t) => t.id === run.test_id);
+  return (
+    <>
+      <PageHeader
+        title={`Run ${run.public_id || run.id}`}
+        description={
+          <>
+            Test{' '}
+            {test ? <Link href={`/tests/${encodeURIComponent(test.id)}`}>{test.name}</Link> : <span>{tests.isPending ? '…' : 'deleted'}</span>}
+            {' · '}
+            <Link href="/runs">all runs</Link>
+          </>
+        }
+        actions={
+          live ? (
+            <ConfirmButton
+              label="Cancel run"
+              confirmLabel="Yes, cancel the run"
+              keepLabel="Keep it running"
+              question="Cancel this run? The figures measured so far are kept."
+              busy={cancel.isPending}
+              onConfirm={() => cancel.mutate(run.id)}
+            />
+          ) : null
+        }
+      />
+      <ErrorNotice error={cancel.error} />
+      <ErrorNotice error={task.error} />
+      <RunSummary task={run} machineNames={machineNames} />
+      <RunFigures task={run} />
+      <section aria-labelledby="run-charts">
+        <h2 id="run-charts">Over time</h2>
+        {run.status === 'pending' ? (
+          <p className="muted">The charts appear once the run starts.</p>
+        ) : (
+          <Suspense fallback={<Loading label="Loading the charts…" />}>
+            <RunCharts taskId={run.id} live={live} />
+          </Suspense>
+        )}
+      </section>
+      {run.status === 'pending' ? null : <RunCompare task={run} />}
+      <LiveLog taskId={run.id} live={live} downloadName={`run-${run.public_id || run.id}.log`} />
+    </>
+  );
+}

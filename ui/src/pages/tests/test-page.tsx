@@ -1,0 +1,64 @@
+/** The test page (/tests/:id, /tests/new): the test's form (name, tool, script), then for a saved test "Start a run" and its recent runs. */
+import { useQuery } from '@tanstack/react-query';
+import { Link, useParams, useSearch } from 'wouter';
+import { testsQuery } from '../../api/queries';
+import { ErrorNotice } from '../../components/common/error-notice';
+import { Loading } from '../../components/common/loading';
+import { PageHeader } from '../../components/common/page-header';
+import { RecentRuns } from './recent-runs';
+import { StartRunPanel } from './start-run-panel';
+import { TestForm } from './test-form';
+
+export default function TestPage() {
+  const { id = '' } = useParams<{ id: string }>();
+  const search = useSearch();
+  const isNew = id === 'new';
+  const tests = useQuery(testsQuery);
+
+  if (isNew) {
+    const tool = new URLSearchParams(search).get('tool') ?? 'http';
+    return (
+      <>
+        <PageHeader title="New test" description="Name it, pick the tool that runs it and write its script. Runs start from the saved test." />
+        <TestForm key="new" test={null} initialTool={tool} />
+      </>
+    );
+  }
+
+  if (tests.isPending) {
+    return (
+      <>
+        <PageHeader title="Test" />
+        <Loading label="Loading the test…" />
+      </>
+    );
+  }
+  const test = tests.data?.find((candidate) => candidate.id === id);
+  if (!test) {
+    return (
+      <>
+        <PageHeader title="Test not found" />
+        {tests.error ? <ErrorNotice error={tests.error} /> : <p>There is no test with this id in this workspace; it may have been deleted.</p>}
+        <p>
+          <Link href="/tests">Back to the tests</Link>
+        </p>
+      </>
+    );
+  }
+
+  return (
+    <>
+      <PageHeader
+        title={test.name}
+        description={
+          <>
+            A <code>{test.tool}</code> test. <Link href="/tests">All tests</Link>
+          </>
+        }
+      />
+      <TestForm key={test.id} test={test} initialTool={test.tool} />
+      <StartRunPanel test={test} />
+      <RecentRuns testId={test.id} />
+    </>
+  );
+}
