@@ -151,6 +151,15 @@ describe('/ui-config.json', () => {
   });
 });
 
+describe('/favicon.ico', () => {
+  test('answers an SVG icon, so no page of the origin logs a 404 for it', async () => {
+    const response = await get('/favicon.ico');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('image/svg+xml');
+    expect(await response.text()).toStartWith('<svg');
+  });
+});
+
 describe('without a build', () => {
   test('the UI\'s paths answer a 503 page that says how to build it; assets 404', async () => {
     const empty = await mkdtemp(join(tmpdir(), 'loadplane-ui-none-'));

@@ -6,6 +6,7 @@ import { Elysia } from 'elysia';
 import { acceptsGzip, type AssetStore } from './asset-store.ts';
 import type { UiAdminConfig } from './config.ts';
 import { contentTypeOf, isCompressible } from './content-types.ts';
+import { faviconSvg } from './favicon.ts';
 import { htmlSecurityHeaders } from './security-headers.ts';
 import { uiRoutePatterns } from './ui-paths.ts';
 import { uiUnavailablePage } from './unavailable-page.ts';
@@ -57,6 +58,11 @@ export function uiRoutes(config: UiAdminConfig, store: AssetStore) {
   };
 
   const app = new Elysia({ name: 'ui-admin' })
+    .get(
+      '/favicon.ico',
+      () => new Response(faviconSvg, { headers: { 'content-type': 'image/svg+xml', 'cache-control': 'public, max-age=86400' } }),
+      hidden,
+    )
     .get(
       '/ui-config.json',
       () => new Response(uiConfig, { headers: { 'content-type': 'application/json', 'cache-control': 'no-cache' } }),
