@@ -66,6 +66,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     HOST: '127.0.0.1',
     PUBLIC_URL: publicUrl,
     DATA_DIR: dataDir,
+    // Webhooks may target the specs' own receivers on loopback (settings-admin.e2e.ts); other private addresses stay refused.
+    WEBHOOK_ALLOW_HOSTS: '127.0.0.1',
   };
   const child: ChildProcess = spawn(bun, ['adapters/runtime/bun/main.ts'], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout!.pipe(log, { end: false });
