@@ -61,6 +61,9 @@ export function loadConfig(env: Env): Readonly<Config> {
     agentCalibration: parseBoolean(env, 'AGENT_CALIBRATION', true),
     metricsToken: blankToUndefined(env.METRICS_TOKEN),
     smtpUrl: blankToUndefined(env.SMTP_URL),
+    aiApiUrl: blankToUndefined(env.AI_API_URL)?.replace(/\/+$/, ''),
+    aiApiKey: blankToUndefined(env.AI_API_KEY),
+    aiModel: blankToUndefined(env.AI_MODEL),
     defaultPlan: blankToUndefined(env.DEFAULT_PLAN) ?? 'enterprise',
     plugins: parseList(env.LOADPLANE_PLUGINS),
     maxBodyBytes: parseInteger(env, 'MAX_BODY_BYTES', 2 * 1024 * 1024),
@@ -80,7 +83,7 @@ export function loadConfig(env: Env): Readonly<Config> {
     const variable = property?.description ?? first.path;
     // A URL's password is a secret too (DATABASE_URL=postgre://user:pw@db): shown without it.
     const shown =
-      variable.includes('PASSWORD') || variable.includes('SECRET') || variable.includes('TOKEN')
+      variable.includes('PASSWORD') || variable.includes('SECRET') || variable.includes('TOKEN') || variable.endsWith('_KEY')
         ? '(hidden)'
         : JSON.stringify(typeof first.value === 'string' ? first.value.replace(/(\/\/[^/@\s]*?:)[^/@\s]*@/g, '$1***@') : first.value);
     throw new ConfigError(`${variable} is invalid: ${first.message} (got ${shown})`);

@@ -35,6 +35,10 @@ export const ConfigSchema = Type.Object({
    */
   metricsToken: Type.Optional(Type.String({ pattern: '^[\\x21-\\x7e]{16,512}$', description: 'METRICS_TOKEN' })),
   smtpUrl: Type.Optional(Type.String({ pattern: '^smtps?://', description: 'SMTP_URL' })),
+  /** ASK AI's model, service-wide: an OpenAI-compatible chat completions endpoint (a workspace's admins may set their own). */
+  aiApiUrl: Type.Optional(Type.String({ pattern: '^https?://', description: 'AI_API_URL' })),
+  aiApiKey: Type.Optional(Type.String({ minLength: 1, description: 'AI_API_KEY' })),
+  aiModel: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'AI_MODEL' })),
   defaultPlan: Type.Union(
     plans.map((plan) => Type.Literal(plan)),
     { description: 'DEFAULT_PLAN' },

@@ -43,6 +43,8 @@ import { type DnsResolver, dnsResolverPort } from './ports/dns-resolver.ts';
 import { createTimerJobQueue, type JobQueue, jobQueuePort } from './ports/job-queue.ts';
 import { pubSubPort } from './ports/pubsub.ts';
 import { secretBoxPort } from './ports/secret-box.ts';
+import { envVarMaskerPort } from './ports/env-var-masker.ts';
+import { type PinnedFetchFactory, pinnedFetchPort } from './ports/pinned-fetch.ts';
 import { type WebhookTransport, webhookTransportPort } from './ports/webhook-transport.ts';
 import { createOutboundUrlGuard, parseAllowList } from './services/webhooks/outbound-url-guard.ts';
 import { createWebhookService } from './services/webhooks/webhooks.ts';
@@ -132,6 +134,8 @@ export interface BootOptions {
   dnsResolver?: DnsResolver;
   /** Sends webhook attempts to a checked address; without it every attempt fails. */
   webhookTransport?: WebhookTransport;
+  /** A streaming fetch pinned to the outbound guard's checked address (ASK AI's model); absent: not provided. */
+  pinnedFetch?: PinnedFetchFactory;
   /** Reads git repositories for the sync (a pure-JS git client); without it every sync fails. */
   gitFetcher?: GitFetcher;
   /** Talks to admins' remote MCP servers (the MCP SDK's client); without it every list skips them and every call fails. */
@@ -237,6 +241,9 @@ export async function bootService(options: BootOptions): Promise<Service> {
         [jobQueuePort, jobQueue],
         [gitFetcherPort, gitFetcher],
         [secretBoxPort, secretBox],
+        // ASK AI masks every env-var value in what it sends its model; the values stay here.
+        [envVarMaskerPort, { maskerFor: (workspaceId: string) => envVars.maskerFor(workspaceId) }],
+        ...(options.pinnedFetch ? ([[pinnedFetchPort, options.pinnedFetch]] as const) : []),
         ...(options.assets ? ([[staticAssetsPort, options.assets]] as const) : []),
       ],
       required: [tokenVerifierCapability],

@@ -20,7 +20,18 @@ export type { ErrorCode } from '../core/kernel/errors.ts';
 
 // ---- Load tools: the contract, load configurations, outcomes ------------------------------------------------------
 export { loadToolCapability } from '../core/capabilities/load-tool.ts';
-export type { Assignment, LoadConfig, LoadTool, MetricSnapshot, RunOutcome, ToolCommand, ToolOutputParser } from '../core/capabilities/load-tool.ts';
+export type {
+  Assignment,
+  EndpointSnapshot,
+  ErrorGroup,
+  ErrorKind,
+  LoadConfig,
+  LoadTool,
+  MetricSnapshot,
+  RunOutcome,
+  ToolCommand,
+  ToolOutputParser,
+} from '../core/capabilities/load-tool.ts';
 export {
   configDurationMs,
   formatDuration,
@@ -39,9 +50,18 @@ export { specTools } from '../core/domain/test-rules.ts';
 // ---- Metrics: mergeable latency histograms and the per-run recorder -----------------------------------------------
 export { LatencyHistogram, maxTrackableMicros } from '../core/domain/metrics/histogram.ts';
 export type { EncodedHistogram } from '../core/domain/metrics/histogram.ts';
-export { emptySnapshot, MetricRecorder } from '../core/domain/metrics/metric-recorder.ts';
+export {
+  emptySnapshot,
+  endpointNameOf,
+  errorMessageOf,
+  maxEndpointNames,
+  maxErrorGroups,
+  MetricRecorder,
+  otherEndpoint,
+} from '../core/domain/metrics/metric-recorder.ts';
+export type { FailureDetail } from '../core/domain/metrics/metric-recorder.ts';
 export { mergeSummaries } from '../core/domain/metrics/merge-summaries.ts';
-export { readEngineSnapshot } from '../core/domain/metrics/engine-snapshot.ts';
+export { absorbEngineEndpoint, engineEndpointPrefix, readEngineSnapshot } from '../core/domain/metrics/engine-snapshot.ts';
 export { LatencyCountsReader, latencyCountsPrefix } from '../core/domain/metrics/latency-counts.ts';
 export type { RunFigures } from '../core/domain/metrics/merge-summaries.ts';
 
@@ -61,7 +81,7 @@ export type { TokenVerifier, VerifiedIdentity } from '../core/capabilities/token
 export { httpRoutesCapability } from '../core/capabilities/http-routes.ts';
 export type { HttpRoutes } from '../core/capabilities/http-routes.ts';
 export { clientAddressOf } from '../core/http/client-address.ts';
-export { addressKey } from '../core/domain/ip-address.ts';
+export { addressKey, formatIp } from '../core/domain/ip-address.ts';
 
 // ---- Ports the service provides to its plugins --------------------------------------------------------------------
 export { databasePort } from '../core/ports/database.ts';
@@ -78,6 +98,10 @@ export { jobQueuePort } from '../core/ports/job-queue.ts';
 export type { JobQueue } from '../core/ports/job-queue.ts';
 export { secretBoxPort } from '../core/ports/secret-box.ts';
 export type { SecretBox } from '../core/ports/secret-box.ts';
+export { envVarMaskerPort } from '../core/ports/env-var-masker.ts';
+export type { EnvVarMasker, Masker } from '../core/ports/env-var-masker.ts';
+export { pinnedFetchPort } from '../core/ports/pinned-fetch.ts';
+export type { AddressCheck, PinnedFetch, PinnedFetchFactory, PinnedFetchOptions } from '../core/ports/pinned-fetch.ts';
 export { dnsResolverPort } from '../core/ports/dns-resolver.ts';
 export type { DnsResolver } from '../core/ports/dns-resolver.ts';
 export { webhookTransportPort } from '../core/ports/webhook-transport.ts';

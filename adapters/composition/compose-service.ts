@@ -54,7 +54,18 @@ export function builtinPluginConfig(config: Readonly<Config>, facts: BootFacts):
     'notify-webhook': { publicUrl: config.publicUrl, workers: config.workers, allowHosts: [...config.webhookAllowHosts] },
     'notify-email': { ...(config.smtpUrl ? { smtpUrl: config.smtpUrl } : {}), publicUrl: config.publicUrl, workers: config.workers },
     // The MCP endpoint reaches REST in process at PUBLIC_URL and bounds its bodies as every route does.
-    mcp: { publicUrl: config.publicUrl, maxBodyBytes: config.maxBodyBytes, version: serviceVersion },
+    // ASK AI's service-wide model (AI_*) and the outbound guard's allow list its URL passes, like every user-supplied URL.
+    mcp: {
+      publicUrl: config.publicUrl,
+      maxBodyBytes: config.maxBodyBytes,
+      version: serviceVersion,
+      allowHosts: [...config.webhookAllowHosts],
+      ai: {
+        ...(config.aiApiUrl ? { apiUrl: config.aiApiUrl } : {}),
+        ...(config.aiApiKey ? { apiKey: config.aiApiKey } : {}),
+        ...(config.aiModel ? { model: config.aiModel } : {}),
+      },
+    },
     // The browser signs in where users reach the provider: the public issuer, as tokens name it.
     'ui-admin': { authority: issuer, clientId: UI_CLIENT_ID, apiBaseUrl: '/api/v1', version: serviceVersion },
   };

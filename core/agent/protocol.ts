@@ -22,12 +22,31 @@ const Histogram = Type.Object({
   sum: Type.Number({ minimum: 0 }),
 });
 
+/** An interval's share of one endpoint (optional: older agents and tools without names send none). */
+const EndpointSnapshot = Type.Object({
+  name: Type.String({ minLength: 1, maxLength: 200 }),
+  requests: Type.Integer({ minimum: 0 }),
+  errors: Type.Integer({ minimum: 0 }),
+  histogram: Histogram,
+});
+
+const ErrorGroup = Type.Object({
+  endpoint: Type.String({ maxLength: 200 }),
+  kind: Type.Union([Type.Literal('status'), Type.Literal('network'), Type.Literal('check'), Type.Literal('script')]),
+  code: Type.String({ maxLength: 100 }),
+  message: Type.String({ maxLength: 1000 }),
+  count: Type.Integer({ minimum: 1 }),
+});
+
 export const Snapshot = Type.Object({
   histogram: Histogram,
   requests: Type.Integer({ minimum: 0 }),
   errors: Type.Integer({ minimum: 0 }),
   startedAt: Type.Number(),
   endedAt: Type.Number(),
+  // At most 200 names and `(other)`; error groups: 100 and one `(other)` per kind (MetricRecorder's bounds).
+  endpoints: Type.Optional(Type.Array(EndpointSnapshot, { maxItems: 201 })),
+  errorGroups: Type.Optional(Type.Array(ErrorGroup, { maxItems: 104 })),
 });
 
 const Id = Type.String({ minLength: 1, maxLength: 64 });

@@ -41,6 +41,28 @@ export interface ToolCommand {
   sampleFile?: string;
 }
 
+/** One endpoint's share of an interval: its name (a step, a request name, a URL), its counters and latency histogram. */
+export interface EndpointSnapshot {
+  name: string;
+  requests: number;
+  errors: number;
+  histogram: EncodedHistogram;
+}
+
+/** How a request failed: an answer with a bad status, no answer (refused, reset, timeout), a failed check, a script error. */
+export type ErrorKind = 'status' | 'network' | 'check' | 'script';
+
+/** Failures of one endpoint, kind and code in an interval, with one message as a sample. */
+export interface ErrorGroup {
+  endpoint: string;
+  kind: ErrorKind;
+  /** `500`, `ECONNREFUSED`, `timeout`, a check's name. */
+  code: string;
+  /** One message of the group, bounded in length (MetricRecorder cuts it). */
+  message: string;
+  count: number;
+}
+
 /** Metrics of one interval (or of the whole run): latency in ms as a histogram, plus counters. */
 export interface MetricSnapshot {
   histogram: EncodedHistogram;
@@ -49,6 +71,13 @@ export interface MetricSnapshot {
   /** Epoch milliseconds of the interval's first and last sample (or the run's start and end). */
   startedAt: number;
   endedAt: number;
+  /**
+   * Interval snapshots only, optional: the same interval per endpoint (at most 200 names a run, the rest folded into
+   * `(other)`), for tools that know their requests' names. Their counts are part of `requests` and `errors`.
+   */
+  endpoints?: EndpointSnapshot[];
+  /** Interval snapshots only, optional: its failures grouped by endpoint, kind and code (bounded in number). */
+  errorGroups?: ErrorGroup[];
 }
 
 export interface RunOutcome {

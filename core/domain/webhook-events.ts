@@ -48,6 +48,8 @@ export function eventOfOutboxRow(row: OutboxRow, publicUrl: string): { event: We
       status,
       duration_ms: typeof p.duration_ms === 'number' ? Math.round(p.duration_ms) : 0,
       log_url: `${publicUrl}/api/v1/tasks/${row.task_id}/log-stream`,
+      // The thresholds' verdict: passed, failed, or null (no thresholds, a cancelled run, rows from before thresholds).
+      verdict: p.verdict === 'passed' || p.verdict === 'failed' ? p.verdict : null,
       ...(status === 'completed' ? {} : { error: p.error ?? null }),
     },
   };

@@ -26,6 +26,7 @@ import { mcpServerRoutes } from './routes/mcp-servers.ts';
 import { mcpServerToolRoutes } from './routes/mcp-server-tools.ts';
 import { otlpMetricsPath, otlpRoutes } from './routes/otlp.ts';
 import { taskOtelRoutes } from './routes/task-otel.ts';
+import { taskEndpointRoutes } from './routes/task-endpoints.ts';
 import { taskTimeseriesRoutes } from './routes/task-timeseries.ts';
 import { notificationPreferenceRoutes } from './routes/notification-preferences.ts';
 import { machineRoutes } from './routes/machines.ts';
@@ -144,6 +145,7 @@ export function createApp(options: AppOptions) {
       .use(taskRoutes(options))
       .use(taskOtelRoutes(options))
       .use(taskTimeseriesRoutes(options))
+      .use(taskEndpointRoutes(options))
       .use(otlpRoutes(options))
       .use(configRoutes(options))
       .use(webhookRoutes(options))

@@ -98,6 +98,20 @@ describe('the OpenAPI document', () => {
     const point = (doc.components.schemas as Record<string, { properties: Record<string, Json>; required: string[] }>).TimeseriesPoint!;
     expect(point.required.sort()).toEqual(['error_rate', 'p50', 'p95', 'p99', 'requests_per_sec', 't', 'vus']);
     expect(point.properties.t!.description).toContain('unix seconds');
+    // A run's results per endpoint and its error groups: arrays of named schemas, with every field required.
+    const schemas = doc.components.schemas as Record<string, { properties: Record<string, Json>; required: string[] }>;
+    for (const [path, item, fields] of [
+      ['endpoints', 'TaskEndpoint', ['error_rate', 'errors', 'max', 'name', 'p50', 'p95', 'p99', 'requests', 'requests_per_sec']],
+      ['errors', 'TaskErrorGroup', ['code', 'count', 'endpoint', 'kind', 'message']],
+    ] as const) {
+      const operation = byKey.get(`GET /api/v1/tasks/{id}/${path}`)!;
+      expect(operation.responses['200'], path).toEqual({
+        description: 'OK',
+        content: { 'application/json': { schema: { type: 'array', items: { $ref: `#/components/schemas/${item}` } } } },
+      });
+      expect(operation.responses, path).toHaveProperty('404');
+      expect(schemas[item]!.required.sort(), path).toEqual([...fields]);
+    }
     expect(byKey.get('GET /api/v1/agent')!.responses).toHaveProperty('426');
     expect(byKey.get('DELETE /api/v1/machines/{id}')!.responses['204']).toEqual({ description: 'done; no content' });
     // The health check is public.

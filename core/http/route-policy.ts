@@ -25,6 +25,7 @@ export const routePolicies: Readonly<Record<string, RoutePolicy>> = {
   'DELETE /api/v1/machines/:id': { scope: 'machines:write', permission: 'manage_machines' },
   'POST /api/v1/machines/:id/calibrate': { scope: 'machines:write', permission: 'manage_machines' },
   'GET /api/v1/tests': { scope: 'tests:read' },
+  'GET /api/v1/tests/:id': { scope: 'tests:read' },
   'POST /api/v1/tests': { scope: 'tests:write', permission: 'manage_tests' },
   'PATCH /api/v1/tests/:id': { scope: 'tests:write', permission: 'manage_tests' },
   'DELETE /api/v1/tests/:id': { scope: 'tests:write', permission: 'manage_tests' },
@@ -124,6 +125,12 @@ export const routePolicies: Readonly<Record<string, RoutePolicy>> = {
   // included): no scope and no permission beyond membership. Reading the usage is like reading the workspace.
   'GET /api/v1/usage': { scope: 'any' },
   'POST /api/v1/usage/ai-tool-calls': { scope: 'any' },
+  // ASK AI (plugin mcp, which checks these through REST with the caller's own credentials): any member asks, with their
+  // own rights in every tool; the workspace's model and its key are set by whoever may manage remote MCP servers.
+  'GET /api/v1/assistant': { scope: 'any' },
+  'POST /api/v1/assistant/chat': { scope: 'any' },
+  'GET /api/v1/assistant/settings': { scope: null, permission: 'manage_mcp_servers' },
+  'PUT /api/v1/assistant/settings': { scope: null, permission: 'manage_mcp_servers' },
   // An agent registers its machine and runs assignments: both scopes, and the right to manage machines.
   'GET /api/v1/agent': { scope: ['machines:write', 'runs:write'], permission: 'manage_machines' },
 };

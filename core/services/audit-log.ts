@@ -2,6 +2,7 @@
 import type { EntityManager } from '@mikro-orm/core';
 import { AuditEntry } from '../domain/entities/audit-entry.ts';
 import { actorOf, type Caller } from './caller.ts';
+import { isUuid } from './workspace-scope.ts';
 
 export interface AuditTarget {
   type: string;
@@ -46,14 +47,28 @@ export function toAuditView(entry: AuditEntry) {
   };
 }
 
+/** Narrows the audit log: one action (exact, e.g. `test.created`) and/or one actor (its id or, case-insensitively, its label). */
+export interface AuditFilter {
+  action?: string;
+  actor?: string;
+}
+
 export async function listAudit(
   em: EntityManager,
   workspaceId: string,
   page: { limit: number; filter: object },
+  filter: AuditFilter = {},
 ): Promise<AuditEntry[]> {
+  const conditions: object[] = [page.filter];
+  if (filter.action) conditions.push({ action: filter.action });
+  if (filter.actor) {
+    const actor = filter.actor;
+    const byUser = isUuid(actor) ? [{ actorUserId: actor.toLowerCase() }] : [];
+    conditions.push({ $or: [{ actorId: actor }, ...byUser, { actorLabel: { $ilike: actor.replace(/[\\%_]/g, (c) => `\\${c}`) } }] });
+  }
   return em.find(
     AuditEntry,
-    { workspaceId, ...page.filter },
+    { workspaceId, $and: conditions },
     { orderBy: { createdAt: 'desc', id: 'desc' }, limit: page.limit + 1 },
   );
 }

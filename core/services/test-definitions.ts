@@ -1,6 +1,7 @@
 /** Test-definition use cases: list, create, edit and (softly) delete the tests of one workspace. */
 import { TestDefinition } from '../domain/entities/test-definition.ts';
 import { checkName, checkScript, checkTool, type TestStatus, type TestTool } from '../domain/test-rules.ts';
+import { checkThresholds, storedThresholds } from '../domain/thresholds.ts';
 import { limitsOf } from '../domain/plans.ts';
 import { badRequest, DomainError } from '../kernel/errors.ts';
 import type { HookBus } from '../kernel/hook-bus.ts';
@@ -12,7 +13,7 @@ import type { PageFilter } from './machines.ts';
 import { findInWorkspace, lockWorkspace } from './workspace-scope.ts';
 
 /** What a list needs of a test: the API view's fields. */
-export type TestRow = Pick<TestDefinition, 'id' | 'name' | 'tool' | 'status' | 'script' | 'createdAt' | 'updatedAt'>;
+export type TestRow = Pick<TestDefinition, 'id' | 'name' | 'tool' | 'status' | 'script' | 'thresholds' | 'createdAt' | 'updatedAt'>;
 
 interface RawTestRow {
   id: string;
@@ -20,6 +21,7 @@ interface RawTestRow {
   tool: string;
   status: string;
   script: string;
+  thresholds: unknown;
   created_at: Date | string;
   updated_at: Date | string;
 }
@@ -29,12 +31,16 @@ export interface TestInput {
   tool: TestTool;
   script: string;
   status?: TestStatus;
+  /** Any JSON, checked here (`checkThresholds`): null or absent is none. */
+  thresholds?: unknown;
 }
 
 export interface TestChanges {
   name?: string;
   script?: string;
   status?: TestStatus;
+  /** Replaces the list (checked here); null or [] removes them. */
+  thresholds?: unknown;
 }
 
 export function createTestDefinitionService(deps: {
@@ -62,7 +68,7 @@ export function createTestDefinitionService(deps: {
     async list(caller: Caller, page: PageFilter & { after?: { createdAt: Date; id: string } | null }): Promise<TestRow[]> {
       const after = page.after ?? null;
       const rows: RawTestRow[] = await deps.db.fork().getConnection().execute(
-        `select id, name, tool, status, script, created_at, updated_at from tests
+        `select id, name, tool, status, script, thresholds, created_at, updated_at from tests
          where workspace_id = ? and deleted_at is null${after ? ' and (created_at, id) < (?, ?)' : ''}
          order by created_at desc, id desc limit ?`,
         [caller.workspace.workspaceId, ...(after ? [after.createdAt, after.id] : []), page.limit + 1],
@@ -73,9 +79,15 @@ export function createTestDefinitionService(deps: {
         tool: row.tool,
         status: row.status,
         script: row.script,
+        thresholds: storedThresholds(row.thresholds),
         createdAt: new Date(row.created_at),
         updatedAt: new Date(row.updated_at),
       }));
+    },
+
+    /** One test of the caller's workspace; another workspace's id, a deleted test or a malformed id: 404. */
+    async get(caller: Caller, id: string): Promise<TestDefinition> {
+      return findInWorkspace(deps.db.fork(), TestDefinition, caller.workspace.workspaceId, id, 'test', { deletedAt: null });
     },
 
     async create(caller: Caller, input: TestInput): Promise<TestDefinition> {
@@ -86,6 +98,7 @@ export function createTestDefinitionService(deps: {
         tool: checkTool(input.tool, deps.toolIds),
         status: input.status ?? 'draft',
         script: checkToolScript(input.tool, checkScript(input.script)),
+        thresholds: checkThresholds(input.thresholds),
       };
       const limit = limitsOf(caller.workspace.plan).tests;
       const test = await deps.db.fork().transactional(async (em) => {
@@ -106,12 +119,14 @@ export function createTestDefinitionService(deps: {
     async update(caller: Caller, id: string, changes: TestChanges): Promise<TestDefinition> {
       const em = deps.db.fork();
       const test = await findInWorkspace(em, TestDefinition, caller.workspace.workspaceId, id, 'test', { deletedAt: null });
-      if (changes.name === undefined && changes.script === undefined && changes.status === undefined) {
-        throw badRequest('nothing to change: send any of name, script, status');
+      if (changes.name === undefined && changes.script === undefined && changes.status === undefined && changes.thresholds === undefined) {
+        throw badRequest('nothing to change: send any of name, script, status, thresholds');
       }
+      const thresholds = changes.thresholds === undefined ? undefined : checkThresholds(changes.thresholds);
       if (changes.name !== undefined) test.name = checkName(changes.name);
       if (changes.script !== undefined) test.script = checkToolScript(test.tool, checkScript(changes.script));
       if (changes.status !== undefined) test.status = changes.status;
+      if (thresholds !== undefined) test.thresholds = thresholds;
       test.updatedAt = new Date();
       await em.flush();
       return test;

@@ -1,8 +1,9 @@
 /**
- * Reads an Artillery run: `LOADPLANE_METRICS {json}` lines from our plugin are the metrics (kept out of the log); every
+ * Reads an Artillery run: `LOADPLANE_METRICS {json}` lines from our plugin are the metrics, `LOADPLANE_ENDPOINT {json}`
+ * lines the results per request name (both kept out of the log); every
  * other line is logged as Artillery printed it, and failed `ensure` checks and errors are kept for the outcome.
  */
-import { MetricRecorder, readEngineSnapshot, type ToolOutputParser } from 'loadplane/plugin';
+import { absorbEngineEndpoint, engineEndpointPrefix, MetricRecorder, readEngineSnapshot, type ToolOutputParser } from 'loadplane/plugin';
 import { type ArtilleryDiagnostics, artilleryOutcome } from './artillery-exit-codes.ts';
 import { artilleryMetricsPrefix } from './artillery-metrics-plugin.ts';
 
@@ -22,6 +23,7 @@ export function createArtilleryParser(now: () => number = Date.now): ToolOutputP
         if (snapshot) totals.absorb(snapshot);
         return null;
       }
+      if (line.startsWith(engineEndpointPrefix) && absorbEngineEndpoint(totals, line.slice(engineEndpointPrefix.length))) return null;
       const plain = line.replace(ansi, '');
       const check = failedCheck.exec(plain);
       if (check) diagnostics.failedChecks.push(check[1]!);

@@ -144,8 +144,15 @@ describe('the metrics plugin', () => {
     processor.loadplaneOnError!(new Error('ECONNREFUSED'), failed, {}, {}, done);
     plugin.cleanup(() => {});
     plugin.cleanup(() => {});
-    expect(written.length).toBe(1);
-    const snapshot = JSON.parse(written[0]!.slice('LOADPLANE_METRICS '.length).trim()) as { requests: number; errors: number; histogram: { count: number } };
+    // One endpoint line (the requests had neither name nor URL), then the snapshot; the second cleanup had nothing.
+    expect(written.length).toBe(2);
+    const endpoint = JSON.parse(written[0]!.slice('LOADPLANE_ENDPOINT '.length).trim()) as { name: string; requests: number; errors: number; failures: unknown[] };
+    expect(endpoint).toMatchObject({ name: '(unnamed)', requests: values.length + 1, errors: 3 + 1 });
+    expect(endpoint.failures).toEqual([
+      { kind: 'status', code: '503', message: 'status 503', count: 3 },
+      { kind: 'network', code: 'Error', message: 'ECONNREFUSED', count: 1 },
+    ]);
+    const snapshot = JSON.parse(written[1]!.slice('LOADPLANE_METRICS '.length).trim()) as { requests: number; errors: number; histogram: { count: number } };
     expect(snapshot.requests).toBe(values.length + 1);
     expect(snapshot.errors).toBe(3 + 1);
     const expected = new LatencyHistogram();
@@ -158,7 +165,7 @@ describe('the metrics plugin', () => {
     const second = new Again(other);
     for (const firstByte of values) other.config.processor!.loadplaneAfterResponse!({}, { statusCode: 200, timings: { phases: { firstByte } } }, {}, {}, done);
     second.cleanup(() => {});
-    expect((JSON.parse(again[0]!.slice('LOADPLANE_METRICS '.length)) as { histogram: unknown }).histogram).toEqual(expected.encode());
+    expect((JSON.parse(again.at(-1)!.slice('LOADPLANE_METRICS '.length)) as { histogram: unknown }).histogram).toEqual(expected.encode());
   });
 
   test('in Artillery\'s main thread it does nothing', () => {

@@ -22,7 +22,11 @@ describe('sample lines', () => {
     expect(parseSampleLine('loadplane:sample 12')).toEqual({ latencyMs: 12, failed: false });
     expect(parseSampleLine('loadplane:sample 3.75 ok')).toEqual({ latencyMs: 3.75, failed: false });
     expect(parseSampleLine('loadplane:sample  40\terror  ')).toEqual({ latencyMs: 40, failed: true });
-    for (const notASample of ['loadplane:sample', 'loadplane:sample fast', 'loadplane:sample -1', 'loadplane:sample 5 maybe', 'loadplane:samples 5', 'x loadplane:sample 5', 'loadplane:sample 5 ok extra']) {
+    // A name after the status (spaces allowed), and a code after `error:`.
+    expect(parseSampleLine('loadplane:sample 5 ok GET /api/products ')).toEqual({ latencyMs: 5, failed: false, name: 'GET /api/products' });
+    expect(parseSampleLine('loadplane:sample 7 error:500 checkout')).toEqual({ latencyMs: 7, failed: true, code: '500', name: 'checkout' });
+    expect(parseSampleLine('loadplane:sample 7 error:timeout')).toEqual({ latencyMs: 7, failed: true, code: 'timeout' });
+    for (const notASample of ['loadplane:sample', 'loadplane:sample fast', 'loadplane:sample -1', 'loadplane:sample 5 maybe', 'loadplane:samples 5', 'x loadplane:sample 5', 'loadplane:sample 5 ok:200 x', 'loadplane:sample 5 error:']) {
       expect(parseSampleLine(notASample)).toBeNull();
     }
   });
@@ -45,6 +49,26 @@ describe('sample lines', () => {
     const summary = parser.summary();
     expect(summary).toMatchObject({ requests: 3, errors: 1, startedAt: 1_000, endedAt: 2_000 });
     expect(LatencyHistogram.decode(summary.histogram).percentile(50)).toBeCloseTo(20, 1);
+  });
+
+  test('named samples are the endpoints of the interval; failures grouped by code', () => {
+    const parser = createCustomParser(() => 1_000);
+    parser.onOutput('out', 'loadplane:sample 10 ok GET /a');
+    parser.onOutput('out', 'loadplane:sample 30 error:500 GET /a');
+    parser.onOutput('out', 'loadplane:sample 40 error:timeout slow one');
+    parser.onOutput('out', 'loadplane:sample 50 error');
+    const interval = parser.takeInterval(1_000)!;
+    expect(interval).toMatchObject({ requests: 4, errors: 3 });
+    expect(interval.endpoints!.map(({ name, requests, errors }) => ({ name, requests, errors }))).toEqual([
+      { name: 'GET /a', requests: 2, errors: 1 },
+      { name: 'slow one', requests: 1, errors: 1 },
+    ]);
+    expect(LatencyHistogram.decode(interval.endpoints![1]!.histogram).percentile(50)).toBeCloseTo(40, 1);
+    expect(interval.errorGroups).toEqual([
+      { endpoint: 'GET /a', kind: 'status', code: '500', message: 'status 500', count: 1 },
+      { endpoint: 'slow one', kind: 'script', code: 'timeout', message: 'the script reported error timeout', count: 1 },
+      { endpoint: '', kind: 'script', code: 'error', message: 'the script reported an error', count: 1 },
+    ]);
   });
 
   test('outcome', () => {

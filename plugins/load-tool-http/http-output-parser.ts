@@ -1,9 +1,9 @@
 /**
  * Reads the http engine's output: `LOADPLANE_METRICS` snapshots are the run's metrics, `LOADPLANE_STEP` lines the
- * per-endpoint ones (kept out of the log; the per-endpoint results read them once there is a place for them); every
- * other line (the start line, progress, the summary table) is logged as printed.
+ * per-endpoint ones (the step's figures and its failures by kind and code, for the results per endpoint and errors);
+ * both are kept out of the log. Every other line (the start line, progress, the summary table) is logged as printed.
  */
-import { MetricRecorder, processOutcome, readEngineSnapshot, type RunOutcome, type ToolOutputParser } from 'loadplane/plugin';
+import { absorbEngineEndpoint, MetricRecorder, processOutcome, readEngineSnapshot, type RunOutcome, type ToolOutputParser } from 'loadplane/plugin';
 import { metricsPrefix, stepPrefix } from './engine/run-stats.ts';
 
 export function httpOutcome(exitCode: number | null, signal: string | null, lastError: string | null): RunOutcome {
@@ -22,7 +22,11 @@ export function createHttpParser(now: () => number = Date.now): ToolOutputParser
         if (snapshot) recorder.absorb(snapshot);
         return null;
       }
-      if (source === 'out' && line.startsWith(stepPrefix)) return null;
+      if (source === 'out' && line.startsWith(stepPrefix)) {
+        // A step line has the shape of an engine's endpoint line: name, figures, failures by kind and code.
+        absorbEngineEndpoint(recorder, line.slice(stepPrefix.length));
+        return null;
+      }
       if (line.startsWith('[http] error: ')) lastError = line.slice('[http] error: '.length);
       return line;
     },

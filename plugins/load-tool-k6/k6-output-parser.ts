@@ -2,12 +2,13 @@
  * Reads a k6 run: requests, failures and latencies come from the loadplane output's snapshot lines on stdout (`--out
  * loadplane`, k6-snapshot.ts) or, with a k6 without the extension, from the JSON sample file (`--out json`, one object
  * per line, https://grafana.com/docs/k6/latest/results-output/real-time/json/); the other stdout/stderr lines are the
- * log (logfmt lines tidied) and hold the diagnostics.
+ * log (logfmt lines tidied) and hold the diagnostics. The output's `loadplane-k6-endpoint {json}` lines are the results per
+ * endpoint (a stock k6's JSON path has none).
  */
-import { MetricRecorder, type ToolOutputParser } from 'loadplane/plugin';
+import { absorbEngineEndpoint, MetricRecorder, type ToolOutputParser } from 'loadplane/plugin';
 import { type K6Diagnostics, k6Outcome } from './k6-exit-codes.ts';
 import { formatK6LogLine, parseK6LogLine } from './k6-log-line.ts';
-import { k6SnapshotPrefix, readK6Snapshot } from './k6-snapshot.ts';
+import { k6EndpointPrefix, k6SnapshotPrefix, readK6Snapshot } from './k6-snapshot.ts';
 
 const wanted = new Set(['http_req_duration', 'http_reqs', 'http_req_failed']);
 
@@ -54,6 +55,8 @@ export function createK6Parser(now: () => number = Date.now): ToolOutputParser {
         windows.absorb(readK6Snapshot(line)!);
         return null;
       }
+      // One endpoint's interval (the `name` tag, else the URL) with its failures: a torn one is logged as it is.
+      if (source === 'out' && line.startsWith(k6EndpointPrefix) && absorbEngineEndpoint(windows, line.slice(k6EndpointPrefix.length))) return null;
       const log = parseK6LogLine(line);
       if (!log) return line;
       if (log.level === 'error' || log.level === 'fatal') {

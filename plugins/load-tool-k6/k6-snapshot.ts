@@ -7,6 +7,11 @@ import { type EncodedHistogram, LatencyHistogram } from 'loadplane/plugin';
 
 /** Must equal SnapshotPrefix in xk6-output/output.go. */
 export const k6SnapshotPrefix = 'loadplane-k6-snapshot ';
+/**
+ * Must equal EndpointPrefix in xk6-output/output.go: one endpoint's interval (name, histogram, requests, errors,
+ * startedAt, endedAt, failures), as absorbEngineEndpoint reads it.
+ */
+export const k6EndpointPrefix = 'loadplane-k6-endpoint ';
 
 export interface K6Snapshot {
   histogram: LatencyHistogram;

@@ -1,7 +1,9 @@
 /**
  * The Python module the Locust plugin ships into every run's work directory (loadplane_metrics.py): an
  * events.request hook that aggregates each request into the buckets of our LatencyHistogram inside Locust and prints
- * one `LOADPLANE_METRICS {json}` line per interval, so no file or line grows with every request.
+ * one `LOADPLANE_METRICS {json}` line per interval, so no file or line grows with every request. Per request name
+ * (Locust's `name`, the path unless the script names it) it keeps the same figures and its failures by kind and code,
+ * printed first as one `LOADPLANE_ENDPOINT {json}` line per name (at most 200 names a run, later ones as `(other)`).
  */
 export const locustMetricsModule = 'loadplane_metrics.py';
 
@@ -31,6 +33,11 @@ SUB_BUCKET_COUNT = 1 << SUB_BUCKET_BITS
 HALF_COUNT = SUB_BUCKET_COUNT >> 1
 MAX_TRACKABLE_MICROS = 3_600_000_000
 PREFIX = "LOADPLANE_METRICS "
+ENDPOINT_PREFIX = "LOADPLANE_ENDPOINT "
+MAX_NAMES = 200
+OTHER = "(other)"
+MAX_FAILURES = 100
+MAX_MESSAGE = 300
 
 
 def bucket_index(micros):
@@ -95,28 +102,81 @@ class Window:
 
 
 window = Window()
+# Per request name: this interval's window, and its failures {(kind, code): [count, message]}.
+endpoints = {}
+failures = {}
+names = set()
 
 
-def flush():
-    global window
-    current, window = window, Window()
-    if current.first is None:
-        return
-    line = PREFIX + json.dumps(
-        {"requests": current.requests, "errors": current.errors, "startedAt": current.first, "endedAt": current.last,
-         "histogram": current.encode()},
-        separators=(",", ":"),
-    )
+def endpoint_name(name):
+    name = (str(name) if name is not None else "").strip()[:200] or "(unnamed)"
+    if name in names or name == OTHER:
+        return name
+    if len(names) >= MAX_NAMES:
+        return OTHER
+    names.add(name)
+    return name
+
+
+def failure_of(exception, response):
+    """(kind, code, message): a status of 400 or more is kind status; no answer (status 0) network; else check."""
+    status = getattr(response, "status_code", None) if response is not None else None
+    message = " ".join(str(exception).split())[:MAX_MESSAGE] or type(exception).__name__
+    if isinstance(status, int) and status >= 400:
+        return "status", str(status), message
+    if status == 0 or status is None and response is None:
+        return "network", type(exception).__name__, message
+    return "check", type(exception).__name__, message
+
+
+def summary(current):
+    return {"requests": current.requests, "errors": current.errors, "startedAt": current.first, "endedAt": current.last,
+            "histogram": current.encode()}
+
+
+def write(line):
     # One write per line, flushed at once: stdout is a pipe to the agent (block-buffered otherwise).
     sys.stdout.write(line + "\n")
     sys.stdout.flush()
 
 
+def flush():
+    global window, endpoints, failures
+    current, window = window, Window()
+    by_name, endpoints = endpoints, {}
+    failed, failures = failures, {}
+    if current.first is None:
+        return
+    # The endpoints first, one line each (so no line grows with the number of names), then the machine's snapshot.
+    for name, one in by_name.items():
+        entry = summary(one)
+        entry["name"] = name
+        entry["failures"] = [
+            {"kind": kind, "code": code, "message": message, "count": count}
+            for (of, kind, code), (count, message) in failed.items() if of == name
+        ]
+        write(ENDPOINT_PREFIX + json.dumps(entry, separators=(",", ":")))
+    write(PREFIX + json.dumps(summary(current), separators=(",", ":")))
+
+
 @events.request.add_listener
-def on_request(response_time=None, exception=None, start_time=None, **_kwargs):
+def on_request(name=None, response_time=None, exception=None, start_time=None, response=None, **_kwargs):
     # The request's end, in epoch ms: its start (seconds, when Locust gives it) plus its duration.
     at = int((start_time * 1000 + (response_time or 0)) if start_time else time.time() * 1000)
     window.record(response_time, exception is not None, at)
+    kept = endpoint_name(name)
+    one = endpoints.get(kept)
+    if one is None:
+        one = endpoints[kept] = Window()
+    one.record(response_time, exception is not None, at)
+    if exception is None:
+        return
+    kind, code, message = failure_of(exception, response)
+    key = (kept, kind, code)
+    if key not in failures and len(failures) >= MAX_FAILURES:
+        key, message = (kept, kind, OTHER), "more kinds of errors than a report keeps"
+    known = failures.get(key)
+    failures[key] = [known[0] + 1, known[1]] if known else [1, message]
 
 
 def interval_loop(seconds):

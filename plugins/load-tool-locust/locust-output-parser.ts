@@ -1,8 +1,9 @@
 /**
- * Reads a Locust run: `LOADPLANE_METRICS {json}` lines from our hook are the metrics (kept out of the log); every other
+ * Reads a Locust run: `LOADPLANE_METRICS {json}` lines from our hook are the metrics, `LOADPLANE_ENDPOINT {json}` lines
+ * the results per request name (both kept out of the log); every other
  * line is logged as Locust printed it, and its errors are kept for the outcome's reason.
  */
-import { MetricRecorder, readEngineSnapshot, type ToolOutputParser } from 'loadplane/plugin';
+import { absorbEngineEndpoint, engineEndpointPrefix, MetricRecorder, readEngineSnapshot, type ToolOutputParser } from 'loadplane/plugin';
 import { type LocustDiagnostics, locustOutcome } from './locust-exit-codes.ts';
 import { locustMetricsPrefix } from './locust-metrics-hook.ts';
 
@@ -22,6 +23,7 @@ export function createLocustParser(now: () => number = Date.now): ToolOutputPars
         if (snapshot) totals.absorb(snapshot);
         return null;
       }
+      if (line.startsWith(engineEndpointPrefix) && absorbEngineEndpoint(totals, line.slice(engineEndpointPrefix.length))) return null;
       const logged = locustLog.exec(line);
       if (logged) diagnostics.lastError = logged[2]!;
       else {

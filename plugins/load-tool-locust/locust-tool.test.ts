@@ -185,8 +185,13 @@ describe('the metrics hook', () => {
       const run = spawnSync('python3', ['-c', harness], { cwd: dir, encoding: 'utf8', env: { PATH: process.env.PATH ?? '/usr/bin:/bin', PYTHONDONTWRITEBYTECODE: '1' } });
       expect(run.stderr).toBe('');
       const lines = run.stdout.trim().split('\n');
-      expect(lines.length).toBe(1); // the second flush had nothing to say
-      const snapshot = JSON.parse(lines[0]!.slice('LOADPLANE_METRICS '.length)) as { requests: number; errors: number; startedAt: number; histogram: unknown };
+      // One endpoint line (the requests had no name), then the snapshot; the second flush had nothing to say.
+      expect(lines.length).toBe(2);
+      const endpoint = JSON.parse(lines[0]!.slice('LOADPLANE_ENDPOINT '.length)) as { name: string; requests: number; errors: number; histogram: unknown; failures: unknown[] };
+      expect(endpoint).toMatchObject({ name: '(unnamed)', requests: values.length, errors: 4 });
+      expect(endpoint.failures).toEqual([{ kind: 'network', code: 'ValueError', message: 'ValueError', count: 4 }]);
+      const snapshot = JSON.parse(lines[1]!.slice('LOADPLANE_METRICS '.length)) as { requests: number; errors: number; startedAt: number; histogram: unknown };
+      expect(endpoint.histogram).toEqual(snapshot.histogram);
       const expected = new LatencyHistogram();
       for (const value of values) expected.record(value);
       expect(snapshot.histogram).toEqual(expected.encode());

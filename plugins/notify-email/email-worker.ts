@@ -17,7 +17,7 @@ interface FinishedRow {
   id: string | number;
   workspace_id: string;
   task_id: string;
-  payload: { status?: string; duration_ms?: number; error?: string | null; test_id?: string | null };
+  payload: { status?: string; duration_ms?: number; error?: string | null; test_id?: string | null; verdict?: string | null };
 }
 
 export function createEmailWorker(options: { db: Database; send: SendMail | null; publicUrl: string; logger: Logger; now?: () => Date }) {
@@ -49,6 +49,7 @@ export function createEmailWorker(options: { db: Database; send: SendMail | null
           `The run of "${name}" ${verb}.`,
           `Status: ${status}`,
           `Duration: ${Math.round((row.payload.duration_ms ?? 0) / 1000)} s`,
+          ...(row.payload.verdict ? [`Thresholds: ${row.payload.verdict}`] : []),
           ...(row.payload.error ? [`Error: ${row.payload.error}`] : []),
           `Log: ${options.publicUrl}/api/v1/tasks/${row.task_id}/log-stream`,
           '',

@@ -19,7 +19,7 @@ export default definePlugin({
     // Without the port (a host that serves no files) every page answers the "not built" page instead of failing boot.
     const assets = ctx.has(staticAssetsPort) ? ctx.use(staticAssetsPort) : null;
     const store = createAssetStore(assets);
-    if (!(await store.index())) ctx.logger.warn('the admin UI is not built: / answers 503 until `bun ui/build.ts` runs');
+    if (!(await store.index())) ctx.logger.warn('the admin UI is not built: / answers 503 until `npm run build` runs');
     ctx.provide(httpRoutesCapability, { name: 'ui-admin', routes: uiRoutes(ctx.config, store) });
   },
 });

@@ -171,7 +171,7 @@ describe('without a build', () => {
       const response = await routes.handle(new Request('http://localhost/runs/abc'));
       expect(response.status).toBe(503);
       expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
-      expect(await response.text()).toContain('bun ui/build.ts');
+      expect(await response.text()).toContain('npm run build');
       expect((await routes.handle(new Request('http://localhost/assets/main-ab12cd34.js'))).status).toBe(404);
       // Once built, the next request finds it without a restart.
       await writeDist(join(empty, 'dist'));

@@ -5,7 +5,7 @@
 import type { Report } from './protocol-agent.ts';
 import { expectationOf } from './run-model-expectations.ts';
 import { settleAway } from './run-model-presence.ts';
-import { eventually, isFinal, type MachineModel, syncAgents, type TaskModel, type World } from './run-model-world.ts';
+import { eventually, type Gate, isFinal, type MachineModel, syncAgents, type TaskModel, type World } from './run-model-world.ts';
 import type { SeededRandom } from './seeded-random.ts';
 import { subscribeSse } from './sse-subscriber.ts';
 
@@ -32,10 +32,12 @@ export async function startRun(world: World, random: SeededRandom): Promise<stri
   const capable = workspace.machines.filter((m) => m.agent.tools.includes(tool) && m.agent.machineId() !== null);
   const roll = random.next();
   const requested = roll < 0.6 || capable.length === 0 ? null : roll < 0.9 || capable.length < 2 ? [random.pick(capable)] : capable.slice(0, 2);
+  // Some custom runs are of a test with thresholds: their verdict, and a failing one's status, are checked too.
+  const gate: Gate | null = tool === 'custom' ? random.pick([null, null, 'pass', 'fail'] as const) : null;
   const response = await world.api('/tasks', {
     method: 'POST',
     token: workspace.token,
-    json: { testId: workspace.tests[tool], ...(requested ? { machineIds: requested.map((m) => m.agent.machineId()) } : {}) },
+    json: { testId: workspace.tests[gate ? `custom-gated-${gate}` : tool], ...(requested ? { machineIds: requested.map((m) => m.agent.machineId()) } : {}) },
   });
   const body = (await response.json()) as { id: string; status: string };
   if (response.status !== 202 || body.status !== 'pending') {
@@ -46,6 +48,7 @@ export async function startRun(world: World, random: SeededRandom): Promise<stri
     id: body.id,
     workspace,
     tool,
+    gate,
     requested,
     cancelledByApi: false,
     awayRisk: new Set(),
@@ -54,7 +57,7 @@ export async function startRun(world: World, random: SeededRandom): Promise<stri
     lines: [],
     subscribers: [],
   });
-  return `start ${body.id.slice(0, 8)} w${workspace.index} ${tool} on ${requested ? requested.map((m) => m.key).join('+') : 'any'}`;
+  return `start ${body.id.slice(0, 8)} w${workspace.index} ${tool}${gate ? ` (gated ${gate})` : ''} on ${requested ? requested.map((m) => m.key).join('+') : 'any'}`;
 }
 
 export async function cancelRun(world: World, random: SeededRandom): Promise<string | null> {

@@ -1,4 +1,7 @@
-/** What the model says a task's final status must be, from what the test did to it and what its agents reported. */
+/**
+ * What the model says a task's final status must be, from what the test did to it, what its agents reported and the
+ * thresholds of its test.
+ */
 import type { FinalStatus, TaskModel } from './run-model-world.ts';
 
 export interface Expectation {
@@ -16,7 +19,8 @@ export function expectationOf(task: TaskModel): Expectation {
   if (assignments.some((a) => a.outcome === 'start-failed')) return { determined: 'failed', allowed: new Set(['failed']) };
   const needed = task.requested?.length ?? 1;
   if (assignments.length >= needed && assignments.every((a) => a.outcome !== null)) {
-    const status: FinalStatus = assignments.every((a) => a.outcome === 'completed') ? 'completed' : 'failed';
+    // A run its machines completed still fails when its thresholds do (the `fail` gate never holds).
+    const status: FinalStatus = assignments.every((a) => a.outcome === 'completed') && task.gate !== 'fail' ? 'completed' : 'failed';
     return { determined: status, allowed: new Set([status]) };
   }
   // An agent that was away may have been given up on (grace expired): the run fails, whatever else goes on.

@@ -4,7 +4,7 @@
  * streams, and the outbox.
  */
 import { expectationOf } from './run-model-expectations.ts';
-import { graceSeconds, isFinal, type MachineModel, syncAgents, type TaskModel, type World } from './run-model-world.ts';
+import { gateThresholds, graceSeconds, isFinal, type MachineModel, syncAgents, type TaskModel, type World } from './run-model-world.ts';
 
 interface TaskRow {
   id: string;
@@ -121,6 +121,7 @@ export async function checkInvariants(world: World): Promise<void> {
     checkPendingReason(world, task, row, tasks, machines);
   }
   await checkOutbox(world, tasks);
+  await checkVerdicts(world);
   await checkLines(world);
 }
 
@@ -209,6 +210,57 @@ async function checkOutbox(world: World, tasks: Map<string, TaskRow>) {
     if (finished.length !== (isFinal(row.status) ? 1 : 0)) world.violate(`task ${task.id} (${row.status}) has ${finished.length} run.finished outbox rows`);
     const payload = (typeof finished[0]?.payload === 'string' ? JSON.parse(finished[0].payload) : finished[0]?.payload) as { status?: string } | undefined;
     if (finished.length === 1 && payload?.status !== row.status) world.violate(`task ${task.id} is ${row.status} but its run.finished says ${payload?.status}`);
+  }
+}
+
+interface VerdictRow {
+  id: string;
+  status: string;
+  error_message: string | null;
+  error_rate: number | string | null;
+  total_requests: number | string | null;
+  verdict: string | null;
+  threshold_results: unknown;
+  payload: unknown;
+}
+
+const parsed = <T>(value: unknown): T => (typeof value === 'string' ? JSON.parse(value) : value) as T;
+
+/**
+ * Verdicts of ended tasks: none without thresholds or for a cancelled run or one that never ran (start failed); else
+ * the gate's threshold judged on the figures the task stores, a failing one failing the run with it named, and the
+ * run.finished event carrying the same verdict.
+ */
+async function checkVerdicts(world: World) {
+  const rows = await world.sql<VerdictRow>(
+    `select t.id, t.status, t.error_message, t.error_rate, t.total_requests, t.verdict, t.threshold_results, o.payload
+     from tasks t join outbox o on o.task_id = t.id and o.event = 'run.finished' where t.status in ('completed', 'failed', 'cancelled')`,
+  );
+  for (const row of rows) {
+    const task = world.tasks.get(row.id);
+    if (!task) continue;
+    const results = parsed<{ metric: string; op: string; value: number; actual: number | null; ok: boolean }[]>(row.threshold_results) ?? [];
+    const payload = parsed<{ verdict?: string | null; start_failed?: boolean }>(row.payload);
+    const label = `task ${task.id} (${row.status}, ${task.gate ? `gated ${task.gate}` : 'no thresholds'}, error: ${row.error_message})`;
+    if ((payload.verdict ?? null) !== row.verdict) world.violate(`${label}: verdict ${row.verdict} but its run.finished says ${payload.verdict}`);
+    const judged = task.gate !== null && row.status !== 'cancelled' && !payload.start_failed;
+    if (!judged) {
+      if (row.verdict !== null || results.length > 0) world.violate(`${label}: has verdict ${row.verdict} and ${results.length} threshold results; expected none`);
+      continue;
+    }
+    const [threshold] = gateThresholds[task.gate!];
+    const [result] = results;
+    if (results.length !== 1 || !result || result.metric !== threshold!.metric || result.op !== threshold!.op || result.value !== threshold!.value) {
+      world.violate(`${label}: threshold results ${JSON.stringify(results)}; expected the test's ${JSON.stringify(threshold)}`);
+      continue;
+    }
+    const measured = Number(row.total_requests ?? 0) > 0 ? Number(row.error_rate) : null;
+    const holds = measured !== null && (threshold!.op === '<' ? measured < threshold!.value : measured <= threshold!.value);
+    if (result.actual !== measured || result.ok !== holds) world.violate(`${label}: judged ${JSON.stringify(result)} on an error rate of ${measured}`);
+    if (row.verdict !== (holds ? 'passed' : 'failed')) world.violate(`${label}: verdict ${row.verdict}; its threshold ${holds ? 'holds' : 'fails'}`);
+    if (!holds && (row.status !== 'failed' || !row.error_message?.includes(`thresholds failed: error_rate ${threshold!.op} ${threshold!.value}`))) {
+      world.violate(`${label}: a failing threshold must fail the run and be named in its error`);
+    }
   }
 }
 

@@ -41,10 +41,21 @@ export interface AssignmentModel {
   away: boolean;
 }
 
+/**
+ * The thresholds of the model's gated `custom` tests, judged on the agents' good summaries (error rate 0.2): `pass`
+ * holds, `fail` never does (so a run of it that its machines completed ends failed). Null: a test without thresholds.
+ */
+export type Gate = 'pass' | 'fail';
+export const gateThresholds: Record<Gate, { metric: 'error_rate'; op: '<=' | '<'; value: number }[]> = {
+  pass: [{ metric: 'error_rate', op: '<=', value: 0.5 }],
+  fail: [{ metric: 'error_rate', op: '<', value: 0.1 }],
+};
+
 export interface TaskModel {
   id: string;
   workspace: WorkspaceModel;
   tool: string;
+  gate: Gate | null;
   requested: MachineModel[] | null;
   /** DELETE /tasks/:id answered and the task read `cancelled` right after. */
   cancelledByApi: boolean;
@@ -151,6 +162,15 @@ export async function createWorld(): Promise<World> {
       const created = await world.api('/tests', { method: 'POST', token: owner.token, json: { name: `model ${tool}`, tool, script: scripts[tool] } });
       if (created.status !== 201) throw new Error(`create ${tool} test: ${created.status} ${await created.text()}`);
       workspace.tests[tool] = ((await created.json()) as { id: string }).id;
+    }
+    for (const gate of ['pass', 'fail'] as const) {
+      const created = await world.api('/tests', {
+        method: 'POST',
+        token: owner.token,
+        json: { name: `model gated ${gate}`, tool: 'custom', script: scripts.custom, thresholds: gateThresholds[gate] },
+      });
+      if (created.status !== 201) throw new Error(`create gated test: ${created.status} ${await created.text()}`);
+      workspace.tests[`custom-gated-${gate}`] = ((await created.json()) as { id: string }).id;
     }
     for (const [m, tools] of plan.entries()) {
       const key = `w${index}-m${m}`;

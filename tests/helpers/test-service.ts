@@ -15,6 +15,7 @@ import { startPostgresServer } from './postgres-server.ts';
 import { jobQueueForConfig } from '../../adapters/queue/job-queue-for-config.ts';
 import { createNodeDnsResolver } from '../../adapters/net/node-dns-resolver.ts';
 import { createNodeWebhookTransport } from '../../adapters/net/node-webhook-transport.ts';
+import { createPinnedFetch } from '../../adapters/net/pinned-fetch.ts';
 import { createIsomorphicGitFetcher } from '../../adapters/git/isomorphic-git-fetcher.ts';
 import { createSdkRemoteMcpClient } from '../../adapters/mcp/remote-mcp-client.ts';
 
@@ -100,6 +101,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     // Webhooks reach only what WEBHOOK_ALLOW_HOSTS allows (a loopback receiver in the tests that set it).
     dnsResolver: createNodeDnsResolver(),
     webhookTransport: createNodeWebhookTransport(),
+    pinnedFetch: createPinnedFetch,
     gitFetcher: createIsomorphicGitFetcher(),
     remoteMcpClient: createSdkRemoteMcpClient(),
     jobQueue: jobQueueForConfig(config, logger),

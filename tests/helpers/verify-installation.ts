@@ -28,6 +28,8 @@ interface TaskView {
   total_requests: number;
   pending_reason: string | null;
   error: string | null;
+  verdict: string | null;
+  threshold_results: unknown[];
 }
 
 function client(service: Service, token: string) {
@@ -79,6 +81,8 @@ export async function verifyInstallation(service: Service, dataDir: string, mani
   expect(tests.map(({ id, name, tool }) => ({ id, name, tool })).sort((a, b) => a.name.localeCompare(b.name))).toEqual(
     [...manifest.tests].sort((a, b) => a.name.localeCompare(b.name)),
   );
+  // Thresholds are newer than the previous release: its tests have none.
+  for (const test of tests) expect(test).toMatchObject({ thresholds: [] });
   await reader('POST', '/api/v1/tests', { name: 'refused', tool: 'custom', script: 'echo' }, 403);
   await client(service, 'psk_not_a_token_of_this_service_at_all_000000000000')('GET', '/api/v1/tests', undefined, 401);
 
@@ -113,7 +117,8 @@ export async function verifyInstallation(service: Service, dataDir: string, mani
   expect(asMember.status).toBe(200);
   expect(((await asMember.json()) as unknown[]).length).toBe(manifest.tests.length);
 
-  // The runs: figures, log, and pending_reason (a column newer than the previous release) null where nothing waits.
+  // The runs: figures, log, and the columns newer than the previous release: pending_reason null where nothing waits,
+  // no verdict (their tests had no thresholds).
   const old = manifest.finished_run;
   for (const id of [old.id, old.public_id]) {
     expect(await api<TaskView>('GET', `/api/v1/tasks/${id}`)).toMatchObject({
@@ -125,10 +130,12 @@ export async function verifyInstallation(service: Service, dataDir: string, mani
       p99: old.p99,
       error_rate: old.error_rate,
       pending_reason: null,
+      verdict: null,
+      threshold_results: [],
     });
   }
   expect(await logOf(service, manifest.api_token, old.id)).toEqual(old.log_lines);
-  expect(await api<TaskView>('GET', `/api/v1/tasks/${manifest.cancelled_run.id}`)).toMatchObject({ status: 'cancelled', pending_reason: null });
+  expect(await api<TaskView>('GET', `/api/v1/tasks/${manifest.cancelled_run.id}`)).toMatchObject({ status: 'cancelled', pending_reason: null, verdict: null });
   // The task that waited for an offline machine still waits, and says why (after an upgrade: computed anew).
   let waiting: TaskView | null = null;
   await waitFor(

@@ -110,7 +110,7 @@ describe('on Bun (the npm start entry)', () => {
     }
     const options = await fetch(`${service.url}/api/v1/tests/${crypto.randomUUID()}`, { method: 'OPTIONS' });
     expect(options.status).toBe(204);
-    expect(options.headers.get('allow')).toBe('PATCH, DELETE');
+    expect(options.headers.get('allow')).toBe('GET, HEAD, PATCH, DELETE');
     const head = await fetch(`${service.url}/api/v1/machines`, { method: 'HEAD', headers: auth });
     expect(head.status).toBe(200);
     expect(await head.text()).toBe('');

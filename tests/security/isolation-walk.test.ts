@@ -7,6 +7,7 @@
  * on an assignment that is not its own are among the cases.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { LatencyHistogram } from '../../core/domain/metrics/histogram.ts';
 import { newPublicId } from '../../core/domain/public-id.ts';
 import { policyKey } from '../../core/http/route-policy.ts';
 import { buildIsolationWorld, type Call, histogram, type Json, rawAgent as rawAgentAt, type WorkspaceA, type WorkspaceB } from '../helpers/isolation-world.ts';
@@ -15,6 +16,8 @@ import { waitFor } from '../helpers/process-probes.ts';
 import { readSse, upgradeAttempt } from '../helpers/stream-clients.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
 import { insertPoints } from '../helpers/metric-points.ts';
+import { storeIntervalEndpoints } from '../../core/services/metrics/run-endpoints.ts';
+import { sqlOf } from '../../core/services/sql.ts';
 
 let ts: TestService;
 let base: string;
@@ -34,6 +37,19 @@ beforeAll(async () => {
     ts,
     { workspaceId: a.workspaceId, taskId: String(a.task.id), testId: String(a.test.id) },
     [1, 2, 3].map((s) => ({ machineId: String(a.machine.id), t: now - s, latencies: [5, 6], errors: 1 })),
+  );
+  // And results per endpoint, with an error group, as an agent's interval stores them.
+  const endpointHistogram = new LatencyHistogram();
+  endpointHistogram.record(5);
+  endpointHistogram.record(6);
+  await storeIntervalEndpoints(
+    sqlOf(ts.service.database),
+    { workspaceId: a.workspaceId, taskId: String(a.task.id), machineId: String(a.machine.id) },
+    {
+      ...{ histogram: endpointHistogram.encode(), requests: 2, errors: 1, startedAt: (now - 2) * 1000, endedAt: (now - 1) * 1000 },
+      endpoints: [{ name: 'walk-a endpoint', requests: 2, errors: 1, histogram: endpointHistogram.encode() }],
+      errorGroups: [{ endpoint: 'walk-a endpoint', kind: 'status', code: '500', message: 'walk-a error', count: 1 }],
+    },
   );
 }, 120_000);
 
@@ -121,7 +137,9 @@ async function agentReportsOnForeignAssignment() {
   const summary = { histogram: histogram(), requests: 10, errors: 0, startedAt: Date.now() - 1000, endedAt: Date.now() };
   intruder.send({ type: 'started', assignmentId });
   intruder.send({ type: 'log', assignmentId, seq: 2, lines: [{ source: 'out', text: 'walk-b intruder line', ts: Date.now() }] });
-  intruder.send({ type: 'metrics', assignmentId, snapshot: summary });
+  const endpoints = [{ name: 'walk-b endpoint', requests: 10, errors: 0, histogram: histogram() }];
+  const errorGroups = [{ endpoint: 'walk-b endpoint', kind: 'status', code: '500', message: 'walk-b error', count: 1 }];
+  intruder.send({ type: 'metrics', assignmentId, snapshot: { ...summary, endpoints, errorGroups } });
   intruder.send({ type: 'finished', assignmentId, status: 'failed', reason: 'walk-b says so', exitCode: 1, summary });
   intruder.send({ type: 'start_failed', assignmentId, message: 'walk-b says so' });
   // The server handles a socket's messages in order: a heartbeat round trip is not needed, a short wait is.
@@ -143,6 +161,12 @@ async function agentReportsOnForeignAssignment() {
     `select count(*)::int as n from task_metric_points where task_id = '${a.task.id}' and machine_id <> '${a.machine.id}'`,
   )) as { n: number }[];
   expect(points[0]!.n).toBe(0);
+  // Nor its results per endpoint or errors.
+  const foreignResults = (await ts.service.database.fork().getConnection().execute(
+    `select (select count(*)::int from task_endpoint_minutes where task_id = '${a.task.id}' and machine_id <> '${a.machine.id}')
+       + (select count(*)::int from task_error_groups where task_id = '${a.task.id}' and message like 'walk-b%') as n`,
+  )) as { n: number }[];
+  expect(foreignResults[0]!.n).toBe(0);
 }
 
 /** A's own metric call: 200 only when A's answer holds `expected` (A's run id): the routes do read A's series. */
@@ -207,6 +231,11 @@ function cases(): Record<string, RouteCase> {
       clean: { status: 200, call: (t) => call(t, 'GET', '/auth/me') },
       own: { status: 200, call: () => call(a.jwt, 'GET', '/auth/me') },
     },
+    'GET /api/v1/auth/me/workspaces': {
+      // Only the caller's own workspaces: B never sees A's.
+      clean: { status: 200, call: (t) => call(t, 'GET', '/auth/me/workspaces') },
+      own: { status: 200, call: () => call(a.jwt, 'GET', '/auth/me/workspaces') },
+    },
     'GET /api/v1/machines': {
       clean: { status: 200, call: (t) => call(t, 'GET', '/machines') },
       own: { status: 200, call: () => call(a.jwt, 'GET', '/machines') },
@@ -239,6 +268,10 @@ function cases(): Record<string, RouteCase> {
     'POST /api/v1/tests': {
       clean: { status: 201, call: (t) => call(t, 'POST', '/tests', { json: { name: 'b-more', tool: 'k6', script: 'export default function () {}' } }) },
       own: { status: 201, call: () => call(a.jwt, 'POST', '/tests', { json: { name: 'walk-a-more', tool: 'k6', script: 'export default function () {}' } }) },
+    },
+    'GET /api/v1/tests/:id': {
+      foreign: async (t) => [await probe('test', t, 'GET', `/tests/${a.test.id}`)],
+      own: { status: 200, call: () => call(a.jwt, 'GET', `/tests/${a.test.id}`) },
     },
     'PATCH /api/v1/tests/:id': {
       foreign: async (t) => [await probe('test', t, 'PATCH', `/tests/${a.test.id}`, { json: { name: 'stolen' } })],
@@ -283,6 +316,23 @@ function cases(): Record<string, RouteCase> {
     'POST /api/v1/usage/ai-tool-calls': {
       clean: { status: 200, call: (t) => call(t, 'POST', '/usage/ai-tool-calls') },
       own: { status: 200, call: () => call(a.jwt, 'POST', '/usage/ai-tool-calls') },
+    },
+    // ASK AI (plugin mcp): B sees and sets only its own workspace's model; this world has none, so a question is a 409.
+    'GET /api/v1/assistant': {
+      clean: { status: 200, call: (t) => call(t, 'GET', '/assistant') },
+      own: { status: 200, call: () => call(a.jwt, 'GET', '/assistant') },
+    },
+    'GET /api/v1/assistant/settings': {
+      clean: { status: 200, call: (t) => call(t, 'GET', '/assistant/settings') },
+      own: { status: 200, call: () => call(a.jwt, 'GET', '/assistant/settings') },
+    },
+    'PUT /api/v1/assistant/settings': {
+      clean: { status: 200, call: (t) => call(t, 'PUT', '/assistant/settings', { json: { enabled: true } }) },
+      own: { status: 200, call: () => call(a.jwt, 'PUT', '/assistant/settings', { json: { enabled: true } }) },
+    },
+    'POST /api/v1/assistant/chat': {
+      clean: { status: 409, call: (t) => call(t, 'POST', '/assistant/chat', { json: { messages: [{ role: 'user', content: 'walk-b' }] } }) },
+      own: { status: 409, call: () => call(a.jwt, 'POST', '/assistant/chat', { json: { messages: [{ role: 'user', content: 'walk-a' }] } }) },
     },
     'PATCH /api/v1/workspace': {
       clean: { status: 200, call: () => call(b.jwt, 'PATCH', '/workspace', { json: { name: 'b renamed' } }) },
@@ -612,6 +662,14 @@ function cases(): Record<string, RouteCase> {
       foreign: async (t) => [await probe('task', t, 'GET', `/tasks/${a.task.id}/timeseries`), await probe('task by public id, with a step', t, 'GET', `/tasks/${a.task.public_id}/timeseries?step=5`)],
       // A's seeded points: 2 requests and 1 error a second, so its own series shows their error rate.
       own: { status: 200, call: ownMetric(`/tasks/${a.task.public_id}/timeseries`, '"error_rate":0.5') },
+    },
+    'GET /api/v1/tasks/:id/endpoints': {
+      foreign: async (t) => [await probe('task', t, 'GET', `/tasks/${a.task.id}/endpoints`), await probe('task by public id', t, 'GET', `/tasks/${a.task.public_id}/endpoints`)],
+      own: { status: 200, call: ownMetric(`/tasks/${a.task.public_id}/endpoints`, '"name":"walk-a endpoint"') },
+    },
+    'GET /api/v1/tasks/:id/errors': {
+      foreign: async (t) => [await probe('task', t, 'GET', `/tasks/${a.task.id}/errors`), await probe('task by public id', t, 'GET', `/tasks/${a.task.public_id}/errors`)],
+      own: { status: 200, call: ownMetric(`/tasks/${a.task.public_id}/errors`, '"message":"walk-a error"') },
     },
     'GET /api/v1/agent': {
       custom: agentReportsOnForeignAssignment,

@@ -20,6 +20,7 @@ import { createPackageStaticAssets } from '../../files/package-static-assets.ts'
 import { jobQueueForConfig } from '../../queue/job-queue-for-config.ts';
 import { createNodeDnsResolver } from '../../net/node-dns-resolver.ts';
 import { createNodeWebhookTransport } from '../../net/node-webhook-transport.ts';
+import { createPinnedFetch } from '../../net/pinned-fetch.ts';
 import { createIsomorphicGitFetcher } from '../../git/isomorphic-git-fetcher.ts';
 import { createSdkRemoteMcpClient } from '../../mcp/remote-mcp-client.ts';
 
@@ -54,6 +55,7 @@ async function main() {
     fetch: (request) => fetch(request),
     dnsResolver: createNodeDnsResolver(),
     webhookTransport: createNodeWebhookTransport(),
+    pinnedFetch: createPinnedFetch,
     gitFetcher: createIsomorphicGitFetcher(),
     remoteMcpClient: createSdkRemoteMcpClient(),
     jobQueue: jobQueueForConfig(config, logger),

@@ -22,7 +22,7 @@ export async function buildUiAtStart(logger: Logger): Promise<void> {
       ms: result.millis,
     });
   } catch (error) {
-    logger.warn('the admin UI could not be built; / answers 503 until `bun ui/build.ts` succeeds', {
+    logger.warn('the admin UI could not be built; / answers 503 until `npm run build` succeeds', {
       error: (error as Error).message.split('\n').slice(0, 6).join(' | '),
     });
   }

@@ -10,6 +10,7 @@ import { provideAgentTokenFile } from '../../files/agent-token-file.ts';
 import { createPackageStaticAssets } from '../../files/package-static-assets.ts';
 import { createNodeDnsResolver } from '../../net/node-dns-resolver.ts';
 import { createNodeWebhookTransport } from '../../net/node-webhook-transport.ts';
+import { createPinnedFetch } from '../../net/pinned-fetch.ts';
 import { createIsomorphicGitFetcher } from '../../git/isomorphic-git-fetcher.ts';
 import { createSdkRemoteMcpClient } from '../../mcp/remote-mcp-client.ts';
 import { jobQueueForConfig } from '../../queue/job-queue-for-config.ts';
@@ -50,6 +51,7 @@ const service = await composeService({
   // Deno's node compatibility runs node:dns, node:http(s) and Agenda's pg client.
   dnsResolver: createNodeDnsResolver(),
   webhookTransport: createNodeWebhookTransport(),
+  pinnedFetch: createPinnedFetch,
   gitFetcher: createIsomorphicGitFetcher(),
   remoteMcpClient: createSdkRemoteMcpClient(),
   jobQueue: jobQueueForConfig(config, logger),

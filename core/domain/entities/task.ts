@@ -1,5 +1,6 @@
 /** A task: one run of a test on one or more machines, with the metrics merged across them. */
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import type { Threshold, ThresholdResult } from '../thresholds.ts';
 
 export const Task = defineEntity({
   name: 'Task',
@@ -23,6 +24,11 @@ export const Task = defineEntity({
     requestsPerSec: p.double().nullable(),
     totalRequests: p.bigint('number').nullable(),
     errorMessage: p.text().nullable(),
+    /** The test's thresholds when the task was created: a later edit of the test does not change this run's verdict. */
+    thresholds: p.json<Threshold[]>(),
+    /** passed / failed once the run ended on its own and had thresholds; null otherwise (cancelled, never started). */
+    verdict: p.string().nullable(),
+    thresholdResults: p.json<ThresholdResult[]>(),
     /** Stored log lines (bounded), and the last line sequence given out (stored or relayed live only). */
     logLines: p.integer(),
     logSeq: p.bigint('number'),

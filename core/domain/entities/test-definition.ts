@@ -1,5 +1,6 @@
 /** A test definition: a script plus the tool that runs it. Deletion is soft so runs keep their test. */
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import type { Threshold } from '../thresholds.ts';
 
 export const TestDefinition = defineEntity({
   name: 'TestDefinition',
@@ -11,6 +12,8 @@ export const TestDefinition = defineEntity({
     tool: p.string(),
     status: p.string(),
     script: p.text(),
+    /** Pass/fail conditions on a run's figures; each task copies them when it is created. */
+    thresholds: p.json<Threshold[]>(),
     createdAt: p.datetime(),
     updatedAt: p.datetime(),
     deletedAt: p.datetime().nullable(),

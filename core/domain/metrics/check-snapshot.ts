@@ -16,5 +16,14 @@ export function snapshotProblem(snapshot: MetricSnapshot): string | null {
   } catch (error) {
     return `the latency histogram does not decode: ${error instanceof Error ? error.message : String(error)}`;
   }
+  for (const endpoint of snapshot.endpoints ?? []) {
+    if (![endpoint.requests, endpoint.errors].every(Number.isFinite)) return `endpoint ${endpoint.name}: a figure is not a finite number`;
+    if (endpoint.errors > endpoint.requests) return `endpoint ${endpoint.name}: more errors (${endpoint.errors}) than requests (${endpoint.requests})`;
+    try {
+      LatencyHistogram.decode(endpoint.histogram);
+    } catch (error) {
+      return `endpoint ${endpoint.name}: the latency histogram does not decode: ${error instanceof Error ? error.message : String(error)}`;
+    }
+  }
   return null;
 }

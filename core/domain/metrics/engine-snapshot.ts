@@ -1,8 +1,10 @@
 /**
  * Reads a snapshot an engine-side hook printed (already a histogram, not samples), checked, for MetricRecorder.absorb:
- * for load-tool plugins whose engine aggregates itself (Locust's request hook, Artillery's plugin).
+ * for load-tool plugins whose engine aggregates itself (Locust's request hook, Artillery's plugin); and their
+ * per-endpoint lines, for the results per endpoint.
  */
 import { type EncodedHistogram, LatencyHistogram } from './histogram.ts';
+import type { FailureDetail, MetricRecorder } from './metric-recorder.ts';
 
 const count = (value: unknown) => (typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : null);
 const epoch = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : null);
@@ -27,4 +29,37 @@ export function readEngineSnapshot(json: string): { histogram: LatencyHistogram;
     return null;
   }
   return { histogram, requests, errors, startedAt, endedAt: Math.max(endedAt, startedAt) };
+}
+
+/** The prefix of an engine hook's per-endpoint line (Locust's hook, Artillery's plugin): `LOADPLANE_ENDPOINT {json}`. */
+export const engineEndpointPrefix = 'LOADPLANE_ENDPOINT ';
+
+const failureKinds = new Set(['status', 'network', 'check', 'script']);
+
+/**
+ * One endpoint's interval from an engine's hook into `recorder`: a snapshot as readEngineSnapshot reads it plus its
+ * `name` and optional `failures` `[{kind, code, message, count}]`. Only the endpoint's figures and error groups: the
+ * machine's own snapshot line carries the totals. False (nothing recorded) for a torn or foreign line.
+ */
+export function absorbEngineEndpoint(recorder: MetricRecorder, json: string): boolean {
+  const snapshot = readEngineSnapshot(json);
+  if (!snapshot) return false;
+  let endpoint: { name?: unknown; failures?: unknown };
+  try {
+    endpoint = JSON.parse(json) as typeof endpoint;
+  } catch {
+    return false;
+  }
+  if (typeof endpoint.name !== 'string') return false;
+  // A line of failures alone (k6's failed checks, named by no request) adds no endpoint.
+  if (snapshot.requests > 0 || snapshot.histogram.count > 0) {
+    recorder.absorbEndpoint(endpoint.name, { histogram: snapshot.histogram, requests: snapshot.requests, errors: snapshot.errors });
+  }
+  if (!Array.isArray(endpoint.failures)) return true;
+  for (const failure of endpoint.failures as { kind?: unknown; code?: unknown; message?: unknown; count?: unknown }[]) {
+    if (!failure || !failureKinds.has(failure.kind as string) || typeof failure.count !== 'number') continue;
+    const detail: FailureDetail = { kind: failure.kind as FailureDetail['kind'], code: String(failure.code ?? ''), message: String(failure.message ?? '') };
+    recorder.failure(endpoint.name, detail, failure.count);
+  }
+  return true;
 }

@@ -2,8 +2,46 @@
  * Accumulates one run's samples (or snapshots its engine aggregated) into interval snapshots and a whole-run summary
  * (latency histograms plus counters): the shared bookkeeping of every load-tool output parser.
  */
-import type { MetricSnapshot } from '../../capabilities/load-tool.ts';
+import type { EndpointSnapshot, ErrorGroup, ErrorKind, MetricSnapshot } from '../../capabilities/load-tool.ts';
 import { LatencyHistogram } from './histogram.ts';
+
+/** Distinct endpoint names a run keeps; later names are folded into `otherEndpoint` (totals intact). */
+export const maxEndpointNames = 200;
+/** The row that holds every name past the first `maxEndpointNames`. */
+export const otherEndpoint = '(other)';
+/** Error groups (endpoint, kind, code) an interval keeps; later ones are folded into one group per kind under `(other)`. */
+export const maxErrorGroups = 100;
+/** A group's sample message is cut to this many characters. */
+export const maxErrorMessageLength = 300;
+/** An endpoint name is cut to this many characters (a URL with a long query string). */
+export const maxEndpointNameLength = 200;
+
+const errorKinds: readonly ErrorKind[] = ['status', 'network', 'check', 'script'];
+
+/** What one failure says, for `MetricRecorder.failure` and `request`. */
+export interface FailureDetail {
+  kind: ErrorKind;
+  code: string;
+  message: string;
+}
+
+interface EndpointWindow {
+  histogram: LatencyHistogram;
+  requests: number;
+  errors: number;
+}
+
+/** A name as stored: trimmed, cut to its bound, `(unnamed)` when empty. */
+export function endpointNameOf(name: unknown): string {
+  const text = typeof name === 'string' ? name.trim() : '';
+  return text === '' ? '(unnamed)' : text.slice(0, maxEndpointNameLength);
+}
+
+/** A message as stored: one line, cut to its bound. */
+export function errorMessageOf(message: unknown): string {
+  const text = typeof message === 'string' ? message.replace(/\s+/g, ' ').trim() : '';
+  return text.length > maxErrorMessageLength ? `${text.slice(0, maxErrorMessageLength - 1)}…` : text;
+}
 
 interface Window {
   histogram: LatencyHistogram;
@@ -24,15 +62,79 @@ export class MetricRecorder {
   private interval = emptyWindow();
   private readonly total = emptyWindow();
   private readonly createdAt: number;
+  private endpoints = new Map<string, EndpointWindow>();
+  private errorGroups = new Map<string, ErrorGroup>();
+  /** Every endpoint name the run kept (at most maxEndpointNames). */
+  private readonly names = new Set<string>();
 
   constructor(private readonly now: () => number = Date.now) {
     this.createdAt = now();
   }
 
-  /** One request: its latency in milliseconds and whether it failed. */
-  request(latencyMs: number, failed: boolean, at = this.now()): void {
+  /**
+   * One request: its latency in milliseconds and whether it failed; with `endpoint`, also that endpoint's, and with
+   * `failure` (of a failed request), its error group.
+   */
+  request(latencyMs: number, failed: boolean, at = this.now(), detail: { endpoint?: string; failure?: FailureDetail } = {}): void {
     this.latency(latencyMs, at);
     this.count(1, failed ? 1 : 0, at);
+    if (detail.endpoint !== undefined) {
+      const window = this.endpointWindow(detail.endpoint);
+      window.histogram.record(latencyMs);
+      window.requests++;
+      if (failed) window.errors++;
+    }
+    if (failed && detail.failure) this.failure(detail.endpoint ?? '', detail.failure);
+  }
+
+  /**
+   * The name a request of `name` is kept under: its own (trimmed, bounded) while the run has fewer than
+   * maxEndpointNames, else `(other)`.
+   */
+  endpointName(name: string): string {
+    const kept = endpointNameOf(name);
+    if (kept === otherEndpoint || this.names.has(kept)) return kept;
+    if (this.names.size >= maxEndpointNames) return otherEndpoint;
+    this.names.add(kept);
+    return kept;
+  }
+
+  /**
+   * An endpoint's share of the interval that its engine aggregated (a histogram, counts): only the endpoint's figures,
+   * the whole machine's are recorded apart (absorb, request, latency and count).
+   */
+  absorbEndpoint(name: string, figures: { histogram?: LatencyHistogram; latencyMs?: number; times?: number; requests?: number; errors?: number }): void {
+    const window = this.endpointWindow(name);
+    if (figures.histogram) window.histogram.merge(figures.histogram);
+    if (figures.latencyMs !== undefined) window.histogram.record(figures.latencyMs, figures.times ?? 1);
+    window.requests += figures.requests ?? 0;
+    window.errors += figures.errors ?? 0;
+  }
+
+  /** `count` failures of `endpoint` (empty: the request had no name) of one kind and code, with a sample message. */
+  failure(endpoint: string, failure: FailureDetail, count = 1): void {
+    if (!Number.isFinite(count) || count <= 0 || !errorKinds.includes(failure.kind)) return;
+    const name = endpoint === '' ? '' : this.endpointName(endpoint);
+    const code = String(failure.code ?? '').slice(0, 100);
+    let key = JSON.stringify([name, failure.kind, code]);
+    let group = this.errorGroups.get(key);
+    if (!group && this.errorGroups.size >= maxErrorGroups) {
+      key = JSON.stringify([otherEndpoint, failure.kind, otherEndpoint]);
+      group = this.errorGroups.get(key);
+      if (!group) {
+        group = { endpoint: otherEndpoint, kind: failure.kind, code: otherEndpoint, message: 'more kinds of errors than a report keeps', count: 0 };
+        this.errorGroups.set(key, group);
+      }
+    }
+    if (!group) this.errorGroups.set(key, (group = { endpoint: name, kind: failure.kind, code, message: errorMessageOf(failure.message), count: 0 }));
+    group.count += Math.round(count);
+  }
+
+  private endpointWindow(name: string): EndpointWindow {
+    const kept = this.endpointName(name);
+    let window = this.endpoints.get(kept);
+    if (!window) this.endpoints.set(kept, (window = { histogram: new LatencyHistogram(), requests: 0, errors: 0 }));
+    return window;
   }
 
   /**
@@ -73,13 +175,24 @@ export class MetricRecorder {
     const window = this.interval;
     if (window.first === null) return null;
     this.interval = emptyWindow();
-    return {
+    const snapshot: MetricSnapshot = {
       histogram: window.histogram.encode(),
       requests: window.requests,
       errors: window.errors,
       startedAt: window.first,
       endedAt: Math.max(window.last ?? now, window.first),
     };
+    if (this.endpoints.size > 0) {
+      snapshot.endpoints = [...this.endpoints].map(
+        ([name, one]): EndpointSnapshot => ({ name, requests: one.requests, errors: Math.min(one.errors, one.requests), histogram: one.histogram.encode() }),
+      );
+      this.endpoints = new Map();
+    }
+    if (this.errorGroups.size > 0) {
+      snapshot.errorGroups = [...this.errorGroups.values()];
+      this.errorGroups = new Map();
+    }
+    return snapshot;
   }
 
   /**

@@ -15,6 +15,8 @@ import { Migration0013PendingReasons } from './0013-pending-reasons.ts';
 import { Migration0014MachineAgentKeys } from './0014-machine-agent-keys.ts';
 import { Migration0015UsageAndMachineRegion } from './0015-usage-and-machine-region.ts';
 import { Migration0016McpServers } from './0016-mcp-servers.ts';
+import { Migration0017Thresholds } from './0017-thresholds.ts';
+import { Migration0018EndpointResults } from './0018-endpoint-results.ts';
 
 export const coreMigrations = [
   Migration0001Foundation,
@@ -33,4 +35,6 @@ export const coreMigrations = [
   Migration0014MachineAgentKeys,
   Migration0015UsageAndMachineRegion,
   Migration0016McpServers,
+  Migration0017Thresholds,
+  Migration0018EndpointResults,
 ];

@@ -1,10 +1,12 @@
 /** /tasks: start, list, read and cancel runs, and follow one live over SSE (`log-stream`) or WebSocket (`ws`). */
 import { Elysia, t } from 'elysia';
-import { DomainError } from '../../kernel/errors.ts';
+import { badRequest, DomainError } from '../../kernel/errors.ts';
 import { TaskAssignment } from '../../domain/entities/task-assignment.ts';
 import { isTerminal } from '../../domain/run-state.ts';
 import { jsonOf } from '../../services/runs/event-json.ts';
 import type { TaskEvent } from '../../services/runs/task-events.ts';
+import type { TaskListFilter } from '../../services/runs/tasks.ts';
+import { isUuid } from '../../services/workspace-scope.ts';
 import { toTaskView } from '../../services/runs/task-view.ts';
 import { errorResponse } from '../error-mapper.ts';
 import { PageQuery, pagedList } from '../paging.ts';
@@ -13,6 +15,7 @@ import { enforcePolicy } from '../route-policy.ts';
 import { requireCaller } from '../require-caller.ts';
 import { bearerSecurity, errorResponses, IdParams, Integer, Timestamp } from '../schemas/common.ts';
 import { literalUnion } from '../schemas/literal-union.ts';
+import { ThresholdResult } from '../schemas/test-definition.ts';
 import { sseResponse } from '../sse-response.ts';
 import { startKeepAlive } from '../ws-keep-alive.ts';
 
@@ -39,7 +42,15 @@ const TaskView = t.Object(
     total_requests: Integer(),
     machine_ids: t.Array(t.String(), { description: 'the machines the run is on (requested, or chosen at dispatch); empty while a free one is awaited' }),
     transport: t.String(),
-    error: t.Nullable(t.String()),
+    error: t.Nullable(t.String({ description: 'why it failed; failed thresholds read "thresholds failed: p95 < 200 (actual 312.4)"' })),
+    verdict: t.Nullable(
+      literalUnion(['passed', 'failed'] as const, {
+        description: "the thresholds' verdict once the run ended: null when its test had none, or the run was cancelled or never started",
+      }),
+    ),
+    threshold_results: t.Array(ThresholdResult, {
+      description: "each of the run's thresholds (copied from its test when the run was created) with the figure it was checked on; empty until the run ends",
+    }),
     pending_reason: PendingReason,
     log_url: t.String(),
     created_at: Timestamp,
@@ -79,6 +90,38 @@ async function stillAllowed(deps: RouteDeps, request: Request, route: string, ta
     if (error instanceof DomainError) return false;
     throw error;
   }
+}
+
+const taskStatuses = ['pending', 'running', 'completed', 'failed', 'cancelled'] as const;
+
+const TaskListQuery = t.Composite(
+  [
+    PageQuery,
+    t.Object({
+      test_id: t.Optional(t.String({ description: "only this test's runs (its id)" })),
+      status: t.Optional(t.String({ description: `only runs in this status: ${taskStatuses.join(', ')}` })),
+      machine_id: t.Optional(t.String({ description: 'only runs on this machine (assigned to it, or asked for while pending)' })),
+    }),
+  ],
+  { additionalProperties: true },
+);
+
+/** The list's filters from the query: a malformed id or an unknown status is a 400 that names it, not an empty page. */
+function taskListFilterOf(query: { test_id?: string; status?: string; machine_id?: string }): TaskListFilter {
+  const filter: TaskListFilter = {};
+  for (const [name, value] of [['test_id', query.test_id], ['machine_id', query.machine_id]] as const) {
+    if (!value) continue;
+    if (!isUuid(value.trim())) throw badRequest(`${name} must be a UUID; got ${JSON.stringify(value.slice(0, 80))}`, { field: name });
+    if (name === 'test_id') filter.testId = value.trim();
+    else filter.machineId = value.trim();
+  }
+  if (query.status) {
+    if (!(taskStatuses as readonly string[]).includes(query.status)) {
+      throw badRequest(`status must be one of ${taskStatuses.join(', ')}; got ${JSON.stringify(query.status.slice(0, 80))}`, { field: 'status' });
+    }
+    filter.status = query.status;
+  }
+  return filter;
 }
 
 const maxBufferedBytes = 4 * 1024 * 1024;
@@ -163,9 +206,12 @@ export const taskRoutes = (deps: RouteDeps) =>
     .use(requireCaller(deps.authenticate))
     .get(
       '',
-      (context) => pagedList(context, (page) => deps.tasks.list(context.caller, page), (task) => toTaskView(task, deps.publicUrl)),
+      (context) => {
+        const filter = taskListFilterOf(context.query);
+        return pagedList(context, (page) => deps.tasks.list(context.caller, page, filter), (task) => toTaskView(task, deps.publicUrl));
+      },
       {
-        query: PageQuery,
+        query: TaskListQuery,
         response: { 200: t.Array(TaskView), 400: errorResponses[400], 401: errorResponses[401], 403: errorResponses[403] },
         detail: { summary: 'Tasks of the workspace, newest created first' },
       },

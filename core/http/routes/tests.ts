@@ -1,4 +1,4 @@
-/** /tests: list, create, edit and delete the caller's workspace's test definitions. */
+/** /tests: list, read, create, edit and delete the caller's workspace's test definitions. */
 import { Elysia, t } from 'elysia';
 import { PageQuery, pagedList } from '../paging.ts';
 import type { RouteDeps } from '../route-deps.ts';
@@ -19,6 +19,11 @@ export const testRoutes = (deps: RouteDeps) => {
         detail: { summary: "List the workspace's tests, newest first" },
       },
     )
+    .get('/:id', async ({ caller, params }) => toTestView(await deps.tests.get(caller, params.id)), {
+      params: IdParams,
+      response: { 200: TestView, 401: errorResponses[401], 404: errorResponses[404] },
+      detail: { summary: 'One test, with its script and thresholds' },
+    })
     .post(
       '',
       async ({ caller, body, set }) => {

@@ -3,6 +3,7 @@ import { Elysia, t } from 'elysia';
 import { planLimits } from '../../domain/plans.ts';
 import { roles } from '../../domain/entities/membership.ts';
 import { permissions } from '../../domain/permissions.ts';
+import { badRequest } from '../../kernel/errors.ts';
 import { listAudit, toAuditView } from '../../services/audit-log.ts';
 import { PageQuery, pagedList } from '../paging.ts';
 import type { RouteDeps } from '../route-deps.ts';
@@ -151,9 +152,24 @@ export const workspaceRoutes = (deps: RouteDeps) =>
     })
     .get(
       '/audit-log',
-      (context) => pagedList(context, (page) => listAudit(deps.db.fork(), context.caller.workspace.workspaceId, page), toAuditView),
+      (context) => {
+        const filter = { action: context.query.action?.trim() || undefined, actor: context.query.actor?.trim() || undefined };
+        for (const [name, value] of Object.entries(filter)) {
+          if (value && value.length > 200) throw badRequest(`${name} must be at most 200 characters`, { field: name });
+        }
+        return pagedList(context, (page) => listAudit(deps.db.fork(), context.caller.workspace.workspaceId, page, filter), toAuditView);
+      },
       {
-        query: PageQuery,
+        query: t.Composite(
+          [
+            PageQuery,
+            t.Object({
+              action: t.Optional(t.String({ description: 'only entries of this action, e.g. test.created' })),
+              actor: t.Optional(t.String({ description: "only this actor's entries: a user or token id, or its name (case-insensitive)" })),
+            }),
+          ],
+          { additionalProperties: true },
+        ),
         response: { 200: t.Array(AuditView), 400: errorResponses[400], 401: errorResponses[401], 403: errorResponses[403] },
         detail: { tags: ['Audit log'], summary: 'Activity in the workspace, newest first (view_audit_log)' },
       },

@@ -9,11 +9,13 @@ import { snapshotProblem } from '../../domain/metrics/check-snapshot.ts';
 import { LatencyHistogram } from '../../domain/metrics/histogram.ts';
 import { normalizeArch, normalizeHostname, normalizeIpAddress, normalizeOs, normalizeRegion, roundCapacity } from '../../domain/machine-rules.ts';
 import type { Caller } from '../caller.ts';
-import { placeholders, sqlOf } from '../sql.ts';
+import { storeIntervalEndpoints } from '../metrics/run-endpoints.ts';
+import { placeholders, sqlOf, transaction } from '../sql.ts';
 import type { AgentCommands } from './agent-commands.ts';
 import { machineForHello } from './agent-machines.ts';
 import type { AgentPresence } from './agent-presence.ts';
 import type { Dispatcher } from './dispatcher.ts';
+import type { LiveThresholds } from './live-thresholds.ts';
 import type { AgentConnection, RunContext } from './run-context.ts';
 import type { RunLifecycle } from './run-lifecycle.ts';
 import type { RunSignals } from './run-signals.ts';
@@ -39,10 +41,12 @@ interface Parts {
   presence: AgentPresence;
   signals: RunSignals;
   dispatcher: Dispatcher;
+  /** Checks the run's abort thresholds after each stored interval. */
+  liveThresholds: Pick<LiveThresholds, 'intervalStored'>;
 }
 
 export function createAgentSessions(ctx: RunContext, parts: Parts) {
-  const { lifecycle, commands, presence, signals, dispatcher } = parts;
+  const { lifecycle, commands, presence, signals, dispatcher, liveThresholds } = parts;
   const sql = sqlOf(ctx.db);
 
   return {
@@ -224,25 +228,31 @@ export function createAgentSessions(ctx: RunContext, parts: Parts) {
         const run = await runOf(assignmentId);
         if (!run) return;
         const histogram = LatencyHistogram.decode(snapshot.histogram);
-        await sql.all(
-          `insert into task_metric_points (task_id, workspace_id, machine_id, test_id, started_at, ended_at, requests, errors, p50, p95, p99, histogram, labels)
-           values (?, ?, ?, ?, to_timestamp(? / 1000.0), to_timestamp(? / 1000.0), ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb)`,
-          [
-            run.taskId,
-            connection!.workspaceId,
-            connection!.machineId,
-            run.testId,
-            snapshot.startedAt,
-            snapshot.endedAt,
-            snapshot.requests,
-            snapshot.errors,
-            histogram.percentile(50),
-            histogram.percentile(95),
-            histogram.percentile(99),
-            JSON.stringify(snapshot.histogram),
-            JSON.stringify({ run: run.taskId, machine: connection!.machineId, test: run.testId }),
-          ],
-        );
+        const owner = { workspaceId: connection!.workspaceId, taskId: run.taskId, machineId: connection!.machineId };
+        // The point and its per-endpoint figures and error groups together, or neither.
+        await transaction(ctx.db, async (tx) => {
+          await tx.all(
+            `insert into task_metric_points (task_id, workspace_id, machine_id, test_id, started_at, ended_at, requests, errors, p50, p95, p99, histogram, labels)
+             values (?, ?, ?, ?, to_timestamp(? / 1000.0), to_timestamp(? / 1000.0), ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb)`,
+            [
+              run.taskId,
+              connection!.workspaceId,
+              connection!.machineId,
+              run.testId,
+              snapshot.startedAt,
+              snapshot.endedAt,
+              snapshot.requests,
+              snapshot.errors,
+              histogram.percentile(50),
+              histogram.percentile(95),
+              histogram.percentile(99),
+              JSON.stringify(snapshot.histogram),
+              JSON.stringify({ run: run.taskId, machine: connection!.machineId, test: run.testId }),
+            ],
+          );
+          await storeIntervalEndpoints(tx, owner, snapshot);
+        });
+        liveThresholds.intervalStored(run.taskId);
       }
 
       async function handle(message: AgentMessage) {

@@ -11,6 +11,7 @@ import { createAgentCommands } from './agent-commands.ts';
 import { createAgentPresence } from './agent-presence.ts';
 import { createAgentSessions } from './agent-sessions.ts';
 import { createDispatcher } from './dispatcher.ts';
+import { createLiveThresholds } from './live-thresholds.ts';
 import { createLogStore } from './log-store.ts';
 import { createPendingReasons } from './pending-reasons.ts';
 import type { RunContext, RunSettings } from './run-context.ts';
@@ -84,7 +85,8 @@ export async function createRuns(options: RunsOptions) {
   });
   const dispatcher = createDispatcher(ctx, lifecycle, createPendingReasons(ctx, lifecycle, signals));
   kick = () => void dispatcher.kick();
-  const sessions = createAgentSessions(ctx, { lifecycle, commands, presence: createAgentPresence(ctx), signals, dispatcher });
+  const liveThresholds = createLiveThresholds(ctx, lifecycle);
+  const sessions = createAgentSessions(ctx, { lifecycle, commands, presence: createAgentPresence(ctx), signals, dispatcher, liveThresholds });
   const sweeper = createRunSweeper(ctx, { lifecycle, commands, sessions, dispatcher, workers: options.workers });
   const stopLogLines = logRunLines(ctx.hooks, sqlOf(options.db), logger);
   // Restart reconciliation: whatever a previous life left behind is settled before anything new happens.
@@ -101,6 +103,7 @@ export async function createRuns(options: RunsOptions) {
     sweep: sweeper.once,
     async stop() {
       await sweeper.stop();
+      liveThresholds.stop();
       signals.stop();
       stopLogLines();
       for (const connection of ctx.connections.values()) connection.close(1001, 'server stopping');

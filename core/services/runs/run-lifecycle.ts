@@ -5,7 +5,17 @@
  */
 import type { MetricSnapshot } from '../../capabilities/load-tool.ts';
 import { snapshotProblem } from '../../domain/metrics/check-snapshot.ts';
-import { mergeSummaries } from '../../domain/metrics/merge-summaries.ts';
+import { mergeSummaries, type RunFigures } from '../../domain/metrics/merge-summaries.ts';
+import {
+  evaluateThresholds,
+  liveAbortThresholds,
+  liveFailures,
+  storedThresholds,
+  thresholdFailureMessage,
+  type ThresholdResult,
+  verdictOf,
+} from '../../domain/thresholds.ts';
+import { endpointFiguresOf } from './endpoint-figures.ts';
 import { intervalSummaries } from './interval-summaries.ts';
 import { activeAssignmentStatuses, isTerminal } from '../../domain/run-state.ts';
 import { isUniqueViolation, placeholders, type Sql, sqlOf, transaction, type Tx } from '../sql.ts';
@@ -33,7 +43,18 @@ interface TaskRow {
   status: string;
   created_at: Date | string;
   started_at: Date | string | null;
+  /** The thresholds copied from the test when the task was created (jsonb). */
+  thresholds: unknown;
 }
+
+/** How a terminal transition judges the task's thresholds. */
+type Judgement =
+  /** Not at all (verdict null): the run was cancelled, or never ran. */
+  | { kind: 'none' }
+  /** On the final figures: the run ended on its own; failing thresholds fail it. */
+  | { kind: 'final' }
+  /** Already judged, on these figures: an abort threshold stopped the run. */
+  | { kind: 'stopped'; figures: RunFigures; results: ThresholdResult[] };
 
 interface AssignmentRow {
   id: string;
@@ -54,11 +75,23 @@ export interface AssignmentResult {
   summary?: MetricSnapshot | null;
 }
 
+/** Seconds from the first sample to the last across the snapshots (as `mergeSummaries` measures the rate over). */
+function measuredSeconds(snapshots: readonly MetricSnapshot[]): number {
+  let start = Number.POSITIVE_INFINITY;
+  let end = Number.NEGATIVE_INFINITY;
+  for (const snapshot of snapshots) {
+    if (snapshot.requests === 0 && snapshot.histogram.count === 0) continue;
+    start = Math.min(start, snapshot.startedAt);
+    end = Math.max(end, snapshot.endedAt);
+  }
+  return end > start ? (end - start) / 1000 : 0;
+}
+
 export function createRunLifecycle(ctx: RunContext, effects: RunEffects) {
   /** Locks the task row: every transition of one task takes this lock first, so they serialise. */
   async function lockTask(tx: Sql, taskId: string, skipLocked = false): Promise<TaskRow | null> {
     const rows = await tx.all<TaskRow>(
-      `select id, workspace_id, test_id, status, created_at, started_at from tasks where id = ? for update${skipLocked ? ' skip locked' : ''}`,
+      `select id, workspace_id, test_id, status, created_at, started_at, thresholds from tasks where id = ? for update${skipLocked ? ' skip locked' : ''}`,
       [taskId],
     );
     return rows[0] ?? null;
@@ -67,20 +100,47 @@ export function createRunLifecycle(ctx: RunContext, effects: RunEffects) {
   const summaryOf = (row: AssignmentRow): MetricSnapshot | null =>
     typeof row.summary === 'string' ? (JSON.parse(row.summary) as MetricSnapshot) : row.summary;
 
-  /** Writes the task's terminal state with figures merged from its assignments' summaries, and its outbox row. */
+  /**
+   * Writes the task's terminal state with figures merged from its assignments' summaries, its thresholds' verdict (a run
+   * that ended on its own with a failing threshold ends failed, the thresholds named in its error), and its outbox row.
+   */
   async function finishTask(
     tx: Sql,
     task: TaskRow,
-    status: Final,
-    error: { message: string; startFailed: boolean } | null,
+    outcome: Final,
+    cause: { message: string; startFailed: boolean } | null,
+    judgement: Judgement = { kind: 'none' },
   ): Promise<void> {
     const assignments = await tx.all<AssignmentRow>('select id, task_id, machine_id, status, reason, summary from task_assignments where task_id = ?', [task.id]);
-    const figures = await figuresOf(tx, task.id, assignments);
+    const figures = judgement.kind === 'stopped' ? judgement.figures : mergeSummaries(await snapshotsOf(tx, task.id, assignments));
+    const thresholds = storedThresholds(task.thresholds);
+    const results =
+      judgement.kind === 'stopped'
+        ? judgement.results
+        : judgement.kind === 'final' && outcome !== 'cancelled' && thresholds.length > 0
+          ? evaluateThresholds(thresholds, { total: figures, endpoints: await endpointFiguresOf(tx, task.id) })
+          : [];
+    const verdict = verdictOf(results);
+    const failure = judgement.kind === 'final' ? thresholdFailureMessage(results) : null;
+    const status: Final = failure ? 'failed' : outcome;
+    const error = failure ? { message: cause ? `${cause.message}; ${failure}` : failure, startFailed: false } : cause;
     const rows = await tx.all<{ finished_at: Date | string }>(
       `update tasks set status = ?, error_message = ?, finished_at = now(), pending_until = null, pending_reason = null,
-         p50 = ?, p95 = ?, p99 = ?, error_rate = ?, requests_per_sec = ?, total_requests = ?
+         p50 = ?, p95 = ?, p99 = ?, error_rate = ?, requests_per_sec = ?, total_requests = ?, verdict = ?, threshold_results = ?::jsonb
        where id = ? returning finished_at`,
-      [status, error?.message ?? null, figures.p50, figures.p95, figures.p99, figures.errorRate, figures.requestsPerSec, figures.totalRequests, task.id],
+      [
+        status,
+        error?.message ?? null,
+        figures.p50,
+        figures.p95,
+        figures.p99,
+        figures.errorRate,
+        figures.requestsPerSec,
+        figures.totalRequests,
+        verdict,
+        JSON.stringify(results),
+        task.id,
+      ],
     );
     const startedAt = task.started_at ? new Date(task.started_at) : null;
     const finishedAt = new Date(rows[0]!.finished_at);
@@ -95,19 +155,21 @@ export function createRunLifecycle(ctx: RunContext, effects: RunEffects) {
         duration_ms: startedAt ? Math.max(0, finishedAt.getTime() - startedAt.getTime()) : 0,
         error: error?.message ?? null,
         start_failed: error?.startFailed ?? false,
+        verdict,
       },
     });
   }
 
   /**
-   * The task's figures: each machine's summary, or, where its agent has not sent one yet (a run cancelled while it
-   * ran, a machine lost), what its interval points stored so far. Never averaged: the histograms are merged.
+   * What the task's figures are merged from: each machine's summary, or, where its agent has not sent one yet (a run
+   * cancelled while it ran, a machine lost), what its interval points stored so far. Never averaged: `mergeSummaries`
+   * merges the histograms.
    */
-  async function figuresOf(tx: Sql, taskId: string, assignments: readonly AssignmentRow[]) {
+  async function snapshotsOf(tx: Sql, taskId: string, assignments: readonly AssignmentRow[]): Promise<MetricSnapshot[]> {
     const summaries = assignments.flatMap((a) => summaryOf(a) ?? []);
     const without = assignments.filter((a) => !summaryOf(a)).map((a) => a.machine_id);
     const intervals = await intervalSummaries(tx, taskId, [...new Set(without)]);
-    return mergeSummaries([...summaries, ...intervals.values()]);
+    return [...summaries, ...intervals.values()];
   }
 
   /**
@@ -116,7 +178,7 @@ export function createRunLifecycle(ctx: RunContext, effects: RunEffects) {
    */
   async function refreshFigures(tx: Sql, taskId: string): Promise<void> {
     const assignments = await tx.all<AssignmentRow>('select id, task_id, machine_id, status, reason, summary from task_assignments where task_id = ?', [taskId]);
-    const figures = await figuresOf(tx, taskId, assignments);
+    const figures = mergeSummaries(await snapshotsOf(tx, taskId, assignments));
     await tx.all(
       'update tasks set p50 = ?, p95 = ?, p99 = ?, error_rate = ?, requests_per_sec = ?, total_requests = ? where id = ?',
       [figures.p50, figures.p95, figures.p99, figures.errorRate, figures.requestsPerSec, figures.totalRequests, taskId],
@@ -139,7 +201,7 @@ export function createRunLifecycle(ctx: RunContext, effects: RunEffects) {
         ? 'cancelled'
         : 'failed';
     const reason = assignments.find((a) => a.status === 'failed' && a.reason)?.reason ?? null;
-    await finishTask(tx, task, status, status === 'failed' && reason ? { message: reason, startFailed: false } : null);
+    await finishTask(tx, task, status, status === 'failed' && reason ? { message: reason, startFailed: false } : null, { kind: 'final' });
     return true;
   }
 
@@ -297,6 +359,30 @@ export function createRunLifecycle(ctx: RunContext, effects: RunEffects) {
         await stopAssignments(tx, taskId, after, 'cancelled');
         await finishTask(tx, task, 'cancelled', null);
         after.push(() => effects.finished(taskId));
+      });
+    },
+
+    /**
+     * An abort threshold failed while the run goes (the live check saw it on the stored intervals): judged again here on
+     * the figures so far, with the task locked, and if it still fails the run ends failed at once, naming it, and its
+     * agents are told to stop (as for a cancel; the machines stay busy until they confirm). False when nothing changed.
+     */
+    async stopForThresholds(taskId: string): Promise<boolean> {
+      return run(async (tx, after) => {
+        const task = await lockTask(tx, taskId);
+        if (!task || task.status !== 'running') return false;
+        const thresholds = storedThresholds(task.thresholds);
+        if (!thresholds.some((t) => t.abort)) return false;
+        const assignments = await tx.all<AssignmentRow>('select id, task_id, machine_id, status, reason, summary from task_assignments where task_id = ?', [task.id]);
+        const snapshots = await snapshotsOf(tx, task.id, assignments);
+        const measured = { total: mergeSummaries(snapshots), endpoints: await endpointFiguresOf(tx, task.id) };
+        const failing = liveFailures(evaluateThresholds(liveAbortThresholds(thresholds, measuredSeconds(snapshots)), measured));
+        if (failing.length === 0) return false;
+        const message = `${thresholdFailureMessage(failing)}; the run was stopped early (abort)`;
+        await stopAssignments(tx, task.id, after, message);
+        await finishTask(tx, task, 'failed', { message, startFailed: false }, { kind: 'stopped', figures: measured.total, results: evaluateThresholds(thresholds, measured) });
+        after.push(() => effects.finished(task.id));
+        return true;
       });
     },
 

@@ -1,5 +1,6 @@
 /** The API view of a task: the spec's fields (metrics 0 until measured, timestamps null until reached) plus ours. */
 import type { Task } from '../../domain/entities/task.ts';
+import type { Verdict } from '../../domain/thresholds.ts';
 
 export function toTaskView(task: Task, publicUrl: string) {
   return {
@@ -17,6 +18,8 @@ export function toTaskView(task: Task, publicUrl: string) {
     machine_ids: task.requestedMachineIds,
     transport: task.transport,
     error: task.errorMessage ?? null,
+    verdict: (task.verdict ?? null) as Verdict | null,
+    threshold_results: task.thresholdResults ?? [],
     pending_reason: task.pendingReason ?? null,
     log_url: `${publicUrl}/api/v1/tasks/${task.id}/log-stream`,
     created_at: task.createdAt.toISOString(),

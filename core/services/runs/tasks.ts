@@ -1,4 +1,5 @@
 /** Task use cases: start a run (pending, then dispatched), list, look up by UUID or public id, cancel. */
+import { raw } from '@mikro-orm/core';
 import { limitsOf } from '../../domain/plans.ts';
 import { LoadConfigEntity } from '../../domain/entities/load-config.ts';
 import { Machine } from '../../domain/entities/machine.ts';
@@ -26,6 +27,30 @@ export interface StartRunInput {
   pendingTimeout?: number;
 }
 
+/** Narrows the task list: runs of one test, in one status, or on one machine (assigned, or asked for while pending). */
+export interface TaskListFilter {
+  testId?: string;
+  status?: string;
+  machineId?: string;
+}
+
+function taskListConditions(filter: TaskListFilter): object[] {
+  const conditions: object[] = [];
+  if (filter.testId) conditions.push({ testId: filter.testId.toLowerCase() });
+  if (filter.status) conditions.push({ status: filter.status });
+  if (filter.machineId) {
+    const machineId = filter.machineId.toLowerCase();
+    conditions.push({
+      [raw(
+        (alias: string) =>
+          `(exists (select 1 from task_assignments a where a.task_id = ${alias}.id and a.machine_id = ?) or ${alias}.requested_machine_ids @> ?::jsonb)`,
+        [machineId, JSON.stringify([machineId])],
+      )]: [],
+    });
+  }
+  return conditions;
+}
+
 export function createTaskService(ctx: RunContext, lifecycle: RunLifecycle, dispatcher: Dispatcher) {
   async function find(workspaceId: string, id: string): Promise<Task> {
     const key = id.trim().toLowerCase();
@@ -39,10 +64,10 @@ export function createTaskService(ctx: RunContext, lifecycle: RunLifecycle, disp
   return {
     find: (caller: Caller, id: string) => find(caller.workspace.workspaceId, id),
 
-    async list(caller: Caller, page: PageFilter) {
+    async list(caller: Caller, page: PageFilter, filter: TaskListFilter = {}) {
       return ctx.db.fork().find(
         Task,
-        { workspaceId: caller.workspace.workspaceId, ...page.filter },
+        { workspaceId: caller.workspace.workspaceId, $and: [page.filter, ...taskListConditions(filter)] },
         { orderBy: { createdAt: 'desc', id: 'desc' }, limit: page.limit + 1 },
       );
     },
@@ -106,6 +131,10 @@ export function createTaskService(ctx: RunContext, lifecycle: RunLifecycle, disp
           requestsPerSec: null,
           totalRequests: null,
           errorMessage: null,
+          // The test's thresholds now: editing the test later leaves this run's verdict as it is.
+          thresholds: [...(test.thresholds ?? [])],
+          verdict: null,
+          thresholdResults: [],
           logLines: 0,
           logSeq: 0,
           logTruncated: false,

@@ -13,6 +13,9 @@ import (
 // SnapshotPrefix starts every snapshot line on stdout; the agent's k6 parser keeps such lines out of the log.
 const SnapshotPrefix = "loadplane-k6-snapshot "
 
+// EndpointPrefix starts every per-endpoint line (printed before the interval's snapshot line).
+const EndpointPrefix = "loadplane-k6-endpoint "
+
 // DefaultInterval is how often a snapshot is printed unless `--out loadplane=<duration>` says otherwise.
 const DefaultInterval = 500 * time.Millisecond
 
@@ -73,7 +76,24 @@ func (o *Output) Stop() error {
 
 func (o *Output) flush() {
 	o.aggregator.AddContainers(o.GetBufferedSamples())
+	_ = WriteEndpoints(o.out, o.aggregator.TakeEndpoints(maxBucketsPerLine))
 	_ = WriteSnapshots(o.out, o.aggregator.Take(maxBucketsPerLine))
+}
+
+// WriteEndpoints prints each endpoint's snapshot as one line, in one Write each.
+func WriteEndpoints(out io.Writer, endpoints []EndpointSnapshot) error {
+	for _, endpoint := range endpoints {
+		encoded, err := json.Marshal(endpoint)
+		if err != nil {
+			return err
+		}
+		line := make([]byte, 0, len(EndpointPrefix)+len(encoded)+1)
+		line = append(append(append(line, EndpointPrefix...), encoded...), '\n')
+		if _, err := out.Write(line); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // WriteSnapshots prints each snapshot as one line, in one Write so k6's own output never interleaves with it.

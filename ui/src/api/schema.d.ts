@@ -17,6 +17,64 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/assistant": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** ASK AI's state for this workspace: whether a model is set (and whose), else how to set one */
+        get: operations["getAssistant"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/assistant/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The workspace's own ASK AI model (admins): URL, model, whether a key is set (the key is never answered) */
+        get: operations["getAssistantSettings"];
+        /**
+         * Set the workspace's own ASK AI model (admins): api_url and model, api_key (write-only: absent keeps it, null removes it), enabled
+         * @description A workspace without its own URL uses the service-wide model (AI_API_URL, AI_API_KEY, AI_MODEL), whose key is never sent to a URL a workspace sets. The URL passes the outbound guard (WEBHOOK_ALLOW_HOSTS for a private address).
+         */
+        put: operations["putAssistantSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/assistant/chat": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask the assistant: the conversation in, server-sent events out (tool_call, tool_result, delta, done, error)
+         * @description The model (the workspace's or the service's) answers with the workspace's MCP tools, run with the caller's own rights; every tool call counts against the monthly AI tool-call budget. Events: `tool_call` {id, name, arguments}, `tool_result` {id, name, ok, summary}, `delta` {content}, then `done` {rounds, tool_calls} or `error` {error, message}. 409 `assistant_not_configured` says how to set a model.
+         */
+        post: operations["postAssistantChat"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/auth/me": {
         parameters: {
             query?: never;
@@ -26,6 +84,23 @@ export interface paths {
         };
         /** The authenticated identity */
         get: operations["getAuthMe"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/me/workspaces": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The workspaces you may act in (send X-Workspace-Id to pick one), oldest membership first; an API token sees only its own */
+        get: operations["getAuthMeWorkspaces"];
         put?: never;
         post?: never;
         delete?: never;
@@ -115,7 +190,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** One test, with its script and thresholds */
+        get: operations["getTestsById"];
         put?: never;
         post?: never;
         /** Delete a test; its runs are kept */
@@ -474,6 +550,46 @@ export interface paths {
          * @description The whole run in buckets of `step` seconds, live while it runs (each read shows the intervals the agents sent so far). `t` is the bucket start in unix seconds; an interval counts in the bucket that holds its middle. Requests and errors are summed across machines; percentiles come from the merged latency histograms of the bucket, never from averaged percentiles. At most 5000 points: a step too small for the run's length is raised, and `step` in the answer is the one used. The id is the task's UUID or public id.
          */
         get: operations["getTasksByIdTimeseries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tasks/{id}/endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A run's results per endpoint, merged across its machines
+         * @description One row per endpoint name the load tool reported, live while the run goes: requests and errors summed across machines, percentiles read from the merged latency histograms (never averaged). Sorted by requests, most first; at most 200 names a run, every later one counted in a last row named `(other)` (totals stay intact). Empty for a run whose tool names no requests. The id is the task's UUID or public id.
+         */
+        get: operations["getTasksByIdEndpoints"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tasks/{id}/errors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A run's failures grouped by endpoint, kind and code
+         * @description Failures of every machine grouped by (endpoint, kind, code), each with its count and one sample message; sorted by count, most first. A run keeps 500 groups; later ones are counted in one group per kind with endpoint and code `(other)`. At most 1000 groups. The id is the task's UUID or public id.
+         */
+        get: operations["getTasksByIdErrors"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1045,6 +1161,16 @@ export interface components {
             /** @description realm roles */
             roles: string[];
         };
+        /** MyWorkspace */
+        MyWorkspace: {
+            id: string;
+            name: string;
+            plan: string;
+            /** @description owner, admin, member or viewer */
+            role: string;
+            /** @description the workspace this request acts in (X-Workspace-Id, else the oldest membership) */
+            current: boolean;
+        };
         /** MachineTool */
         MachineTool: {
             /** @description a tool id, as tests name it (k6, jmeter, custom, ...) */
@@ -1104,6 +1230,25 @@ export interface components {
             /** @description where the machine runs, e.g. eu-west-1: 1 to 64 letters, digits, '.', '_' or '-' (trimmed); empty or null: unknown (default). An agent that reports one replaces it */
             region?: string | null;
         };
+        /** Threshold */
+        Threshold: {
+            /**
+             * @description p50, p95, p99 (milliseconds), error_rate (fraction 0..1) or requests_per_sec
+             * @enum {string}
+             */
+            metric: "p50" | "p95" | "p99" | "error_rate" | "requests_per_sec";
+            /** @description an endpoint's name: checked on that endpoint's figures; an endpoint without figures fails the threshold (actual null) */
+            endpoint?: string;
+            /**
+             * @description the figure must be <, <=, > or >= the value to pass
+             * @enum {string}
+             */
+            op: "<" | "<=" | ">" | ">=";
+            /** @description milliseconds, a fraction 0..1 (error_rate), or requests per second; finite */
+            value: number;
+            /** @description stop the run at once when this threshold fails while it runs (default false) */
+            abort?: boolean;
+        };
         /** Test */
         Test: {
             id: string;
@@ -1116,6 +1261,8 @@ export interface components {
              */
             status: "draft" | "active" | "archived";
             script: string;
+            /** @description pass/fail conditions on a run's merged figures, at most 50; each run copies them when it is created */
+            thresholds: components["schemas"]["Threshold"][];
             /**
              * Format: date-time
              * @description ISO 8601 UTC, ending in Z
@@ -1142,10 +1289,12 @@ export interface components {
              * @enum {string}
              */
             status?: "draft" | "active" | "archived";
+            /** @description pass/fail conditions on a run's merged figures, at most 50; each run copies them when it is created; null or [] is none */
+            thresholds?: components["schemas"]["Threshold"][] | null;
         };
         /**
          * TestPatch
-         * @description any of name, script, status; the tool cannot change
+         * @description any of name, script, status, thresholds (replaces the list; null or [] removes them); the tool cannot change
          */
         TestPatch: {
             name?: string;
@@ -1156,6 +1305,8 @@ export interface components {
              * @enum {string}
              */
             status?: "draft" | "active" | "archived";
+            /** @description pass/fail conditions on a run's merged figures, at most 50; each run copies them when it is created; null or [] is none */
+            thresholds?: components["schemas"]["Threshold"][] | null;
         };
         /** ApiToken */
         ApiToken: {
@@ -1361,6 +1512,27 @@ export interface components {
              */
             joined_at: string;
         };
+        /** ThresholdResult */
+        ThresholdResult: {
+            /**
+             * @description p50, p95, p99 (milliseconds), error_rate (fraction 0..1) or requests_per_sec
+             * @enum {string}
+             */
+            metric: "p50" | "p95" | "p99" | "error_rate" | "requests_per_sec";
+            /** @description an endpoint's name: checked on that endpoint's figures; an endpoint without figures fails the threshold (actual null) */
+            endpoint?: string;
+            /**
+             * @description the figure must be <, <=, > or >= the value to pass
+             * @enum {string}
+             */
+            op: "<" | "<=" | ">" | ">=";
+            /** @description milliseconds, a fraction 0..1 (error_rate), or requests per second; finite */
+            value: number;
+            /** @description stop the run at once when this threshold fails while it runs (default false) */
+            abort?: boolean;
+            actual: number | null;
+            ok: boolean;
+        };
         /** Task */
         Task: {
             id: string;
@@ -1384,6 +1556,9 @@ export interface components {
             machine_ids: string[];
             transport: string;
             error: string | null;
+            verdict: ("passed" | "failed") | null;
+            /** @description each of the run's thresholds (copied from its test when the run was created) with the figure it was checked on; empty until the run ends */
+            threshold_results: components["schemas"]["ThresholdResult"][];
             pending_reason: string | null;
             log_url: string;
             /**
@@ -1434,6 +1609,43 @@ export interface components {
             step: number;
             /** @description oldest first, one per bucket from the first interval to the last (empty buckets included); empty before any interval */
             points: components["schemas"]["TimeseriesPoint"][];
+        };
+        /** TaskEndpoint */
+        TaskEndpoint: {
+            /** @description the endpoint's name: the http tool's step name (default `METHOD path`), k6's `name` tag or URL, Locust's, JMeter's, Gatling's or Artillery's request name, a custom script's sample name; `(other)` holds every name past the first 200 */
+            name: string;
+            /** @description requests of every machine */
+            requests: number;
+            /** @description failed requests of every machine */
+            errors: number;
+            /** @description errors / requests, fraction 0..1 */
+            error_rate: number;
+            /** @description the endpoint's requests over the run's measured window (first sample of any machine to the last) */
+            requests_per_sec: number;
+            /** @description milliseconds, from the merged histogram of every machine (never averaged) */
+            p50: number;
+            /** @description milliseconds */
+            p95: number;
+            /** @description milliseconds */
+            p99: number;
+            /** @description milliseconds, the slowest request */
+            max: number;
+        };
+        /** TaskErrorGroup */
+        TaskErrorGroup: {
+            /** @description the endpoint name (empty when the tool did not name the request) */
+            endpoint: string;
+            /**
+             * @description status: an answer with a failing status; network: no answer (refused, reset, timeout); check: a failed check or expectation; script: an error of the script
+             * @enum {string}
+             */
+            kind: "status" | "network" | "check" | "script";
+            /** @description the status code, the network error code, the check name ... */
+            code: string;
+            /** @description one message of the group, as a sample (cut at 300 characters) */
+            message: string;
+            /** @description failures of this endpoint, kind and code across machines */
+            count: number;
         };
         /** LoadConfig */
         LoadConfig: {
@@ -1980,6 +2192,170 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
         };
     };
+    getAssistant: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description act in this workspace of the caller's (default: their oldest; an API token acts only in its own); any other value answers 404 */
+                "X-Workspace-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        configured: boolean;
+                        enabled: boolean;
+                        source: ("workspace" | "service") | null;
+                        model: string | null;
+                        /** @description when not configured: how to set a model */
+                        message?: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getAssistantSettings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description act in this workspace of the caller's (default: their oldest; an API token acts only in its own); any other value answers 404 */
+                "X-Workspace-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        api_url: string | null;
+                        model: string | null;
+                        /** @description the key itself is never answered */
+                        api_key_set: boolean;
+                        enabled: boolean;
+                        updated_at: string | null;
+                        service: {
+                            configured: boolean;
+                            model: string | null;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    putAssistantSettings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description act in this workspace of the caller's (default: their oldest; an API token acts only in its own); any other value answers 404 */
+                "X-Workspace-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    api_url?: string | null;
+                    model?: string | null;
+                    api_key?: string | null;
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        api_url: string | null;
+                        model: string | null;
+                        /** @description the key itself is never answered */
+                        api_key_set: boolean;
+                        enabled: boolean;
+                        updated_at: string | null;
+                        service: {
+                            configured: boolean;
+                            model: string | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    postAssistantChat: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description act in this workspace of the caller's (default: their oldest; an API token acts only in its own); any other value answers 404 */
+                "X-Workspace-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    messages: {
+                        role: "user" | "assistant";
+                        content: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description text/event-stream */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
     getAuthMe: {
         parameters: {
             query?: never;
@@ -1999,6 +2375,34 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Identity"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getAuthMeWorkspaces: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description act in this workspace of the caller's (default: their oldest; an API token acts only in its own); any other value answers 404 */
+                "X-Workspace-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MyWorkspace"][];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -2250,6 +2654,37 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getTestsById: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description act in this workspace of the caller's (default: their oldest; an API token acts only in its own); any other value answers 404 */
+                "X-Workspace-Id"?: string;
+            };
+            path: {
+                /** @description the resource id (UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Test"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
         };
     };
@@ -2758,6 +3193,10 @@ export interface operations {
                 limit?: number | string;
                 /** @description X-Next-Cursor of the previous page (opaque; any other value answers 400); empty means the first page */
                 cursor?: string;
+                /** @description only entries of this action, e.g. test.created */
+                action?: string;
+                /** @description only this actor's entries: a user or token id, or its name (case-insensitive) */
+                actor?: string;
             };
             header?: {
                 /** @description act in this workspace of the caller's (default: their oldest; an API token acts only in its own); any other value answers 404 */
@@ -3029,6 +3468,12 @@ export interface operations {
                 limit?: number | string;
                 /** @description X-Next-Cursor of the previous page (opaque; any other value answers 400); empty means the first page */
                 cursor?: string;
+                /** @description only this test's runs (its id) */
+                test_id?: string;
+                /** @description only runs in this status: pending, running, completed, failed, cancelled */
+                status?: string;
+                /** @description only runs on this machine (assigned to it, or asked for while pending) */
+                machine_id?: string;
             };
             header?: {
                 /** @description act in this workspace of the caller's (default: their oldest; an API token acts only in its own); any other value answers 404 */
@@ -3284,6 +3729,68 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getTasksByIdEndpoints: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description act in this workspace of the caller's (default: their oldest; an API token acts only in its own); any other value answers 404 */
+                "X-Workspace-Id"?: string;
+            };
+            path: {
+                /** @description the resource id (UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaskEndpoint"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getTasksByIdErrors: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description act in this workspace of the caller's (default: their oldest; an API token acts only in its own); any other value answers 404 */
+                "X-Workspace-Id"?: string;
+            };
+            path: {
+                /** @description the resource id (UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaskErrorGroup"][];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];

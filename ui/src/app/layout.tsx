@@ -1,6 +1,7 @@
 /** Layout: skip link, header (product, workspace switcher, theme toggle, user menu), sidebar navigation and the main region. */
 import { useEffect, useState, type ReactNode } from 'react';
 import { Link } from 'wouter';
+import { AskAi } from '../components/ask-ai/ask-ai';
 import { WorkspaceSwitcher } from '../workspace/workspace-switcher';
 import { ThemeToggle } from './theme-toggle';
 import { UserMenu } from './user-menu';
@@ -40,6 +41,7 @@ export function Layout({ children }: { children: ReactNode }) {
         </Link>
         <WorkspaceSwitcher />
         <div className="header-end">
+          <AskAi />
           <ThemeToggle />
           <UserMenu />
         </div>

@@ -1,10 +1,12 @@
 /* A JMeter listener the agent adds to every plan: each top-level sample's elapsed time is counted per millisecond in
- * LatencyCounts, which prints one `@loadplane-metrics` line a second on stdout. Nothing is written per request (no JTL),
+ * LatencyCounts (per sampler label too, with failures by kind and code), which prints one `@loadplane-metrics` line a
+ * second on stdout (after one `@loadplane-endpoint` line per label). Nothing is written per request (no JTL),
  * so measuring costs JMeter one synchronized map update per sample. One instance serves every thread (NoThreadClone). */
 package loadplane.jmeter;
 
 import java.io.Serializable;
 import loadplane.metrics.LatencyCounts;
+import org.apache.jmeter.assertions.AssertionResult;
 import org.apache.jmeter.engine.util.NoThreadClone;
 import org.apache.jmeter.samplers.SampleEvent;
 import org.apache.jmeter.samplers.SampleListener;
@@ -55,7 +57,36 @@ public class LoadplaneMetrics extends AbstractTestElement implements SampleListe
     SampleResult result = event.getResult();
     if (current == null || result == null) return;
     long start = result.getStartTime();
-    current.record(start, result.getEndTime(), result.getTime(), !result.isSuccessful());
+    boolean failed = !result.isSuccessful();
+    String code = result.getResponseCode();
+    String kind = null;
+    String message = null;
+    if (failed) {
+      // A failed assertion of an answer that was not itself an error is a check, named by the assertion.
+      AssertionResult assertion = firstFailedAssertion(result);
+      kind = LatencyCounts.kindOf(code);
+      if (kind.equals("check") || (assertion != null && !kind.equals("status"))) {
+        kind = "check";
+        code = assertion != null ? assertion.getName() : code;
+        message = assertion != null ? assertion.getFailureMessage() : result.getResponseMessage();
+      } else if (kind.equals("network")) {
+        // `Non HTTP response code: java.net.ConnectException`: the exception's class is the code.
+        String prefix = "Non HTTP response code: ";
+        code = code != null && code.startsWith(prefix) ? code.substring(prefix.length()) : (code == null || code.isEmpty() ? "error" : code);
+        message = result.getResponseMessage();
+      } else {
+        message = "status " + code + (result.getResponseMessage() != null ? " " + result.getResponseMessage() : "");
+      }
+    }
+    // The sampler's label names the endpoint, as in JMeter's own reports.
+    current.record(result.getSampleLabel(), start, result.getEndTime(), result.getTime(), failed, kind, code, message);
+  }
+
+  private static AssertionResult firstFailedAssertion(SampleResult result) {
+    for (AssertionResult assertion : result.getAssertionResults()) {
+      if (assertion.isFailure() || assertion.isError()) return assertion;
+    }
+    return null;
   }
 
   @Override

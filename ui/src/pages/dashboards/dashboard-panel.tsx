@@ -1,0 +1,140 @@
+/**
+ * DashboardPanel: one panel of a dashboard, fetched and drawn only once it is near the viewport (IntersectionObserver),
+ * its chart code loaded lazily; line, area, bar and heatmap panels are drawn by TimeSeriesChart, `stat` as the last
+ * value of each series, `table` as a table of last, lowest and highest values.
+ */
+import { lazy, Suspense, useEffect, useId, useRef, useState, type ReactNode, type RefObject } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { ErrorNotice } from '../../components/common/error-notice';
+import { Loading } from '../../components/common/loading';
+import { metricQuery } from './dashboard-queries';
+import { chartDataOf, lastValuesOf, queryText, requestOf, unitOf, type MetricQueryResult, type NameOf, type TimeRange } from './metric-query';
+import type { Panel } from './panel-draft';
+
+const TimeSeriesChart = lazy(() => import('../../components/charts/time-series-chart'));
+
+/** Whether the element has come near the viewport (stays true once it has). */
+function useNearViewport<T extends Element>(): [RefObject<T | null>, boolean] {
+  const ref = useRef<T>(null);
+  const [near, setNear] = useState(typeof IntersectionObserver === 'undefined');
+  useEffect(() => {
+    const element = ref.current;
+    if (near || !element) return;
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((entry) => entry.isIntersecting)) setNear(true);
+      },
+      { rootMargin: '300px 0px' },
+    );
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [near]);
+  return [ref, near];
+}
+
+function formatNumber(value: number | null): string {
+  if (value === null || Number.isNaN(value)) return '–';
+  const abs = Math.abs(value);
+  return value.toLocaleString('en', { maximumFractionDigits: abs >= 100 ? 0 : abs >= 10 ? 1 : abs >= 1 ? 2 : 3 });
+}
+
+function PanelBody({ panel, result, nameOf }: { panel: Panel; result: MetricQueryResult; nameOf: NameOf }) {
+  const unit = unitOf(result);
+  if (result.series.length === 0 || result.series.every((s) => s.points.length === 0)) {
+    return <p className="muted">No data in this time range. Pick a longer range or a run&apos;s span above, or check the panel&apos;s filters.</p>;
+  }
+  if (panel.chart === 'stat') {
+    return (
+      <dl className="figures dashboard-stat">
+        {lastValuesOf(result, nameOf).map((row) => (
+          <div className="figure" key={row.label}>
+            <dt>{row.label}</dt>
+            <dd>
+              {formatNumber(row.value)} <span className="muted">{unit}</span>
+            </dd>
+          </div>
+        ))}
+      </dl>
+    );
+  }
+  const data = chartDataOf(result, nameOf);
+  if (panel.chart === 'table') {
+    return (
+      <div className="table-wrap">
+        <table>
+          <caption className="visually-hidden">
+            {panel.title} in {unit}
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col">Series</th>
+              <th scope="col" className="num">
+                Last
+              </th>
+              <th scope="col" className="num">
+                Lowest
+              </th>
+              <th scope="col" className="num">
+                Highest
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {data.series.map((s) => {
+              const values = s.values.filter((v): v is number => v !== null);
+              return (
+                <tr key={s.label}>
+                  <th scope="row">{s.label}</th>
+                  <td className="num">{formatNumber(values[values.length - 1] ?? null)}</td>
+                  <td className="num">{formatNumber(values.length ? Math.min(...values) : null)}</td>
+                  <td className="num">{formatNumber(values.length ? Math.max(...values) : null)}</td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+    );
+  }
+  return (
+    <Suspense fallback={<Loading label="Loading the chart…" />}>
+      <TimeSeriesChart title={panel.title} unit={unit} times={data.times} series={data.series} height={200} />
+    </Suspense>
+  );
+}
+
+export function DashboardPanel(props: {
+  panel: Panel;
+  range: TimeRange | null;
+  refetchMs: number | false;
+  nameOf: NameOf;
+  actions: ReactNode;
+}) {
+  const { panel, range, refetchMs, nameOf, actions } = props;
+  const id = useId();
+  const [ref, near] = useNearViewport<HTMLElement>();
+  const request = range ? requestOf(panel.query, range) : '';
+  const result = useQuery({ ...metricQuery(request, refetchMs), enabled: near && request !== '' });
+
+  return (
+    <section ref={ref} className="dashboard-panel" aria-labelledby={`${id}-title`}>
+      <header className="dashboard-panel-header">
+        <h2 id={`${id}-title`}>{panel.title}</h2>
+        <div className="actions">{actions}</div>
+      </header>
+      <p className="dashboard-panel-query muted">
+        <code>{queryText(panel.query)}</code>
+        {panel.chart !== 'line' && panel.chart !== 'stat' && panel.chart !== 'table' ? ` · ${panel.chart} panel, drawn as lines` : null}
+      </p>
+      {!range ? (
+        <p className="muted">Pick a time range above.</p>
+      ) : !near || result.isPending ? (
+        <Loading label={`Loading ${panel.title}…`} />
+      ) : result.error && !result.data ? (
+        <ErrorNotice error={result.error} title="This panel's query failed" />
+      ) : result.data ? (
+        <PanelBody panel={panel} result={result.data} nameOf={nameOf} />
+      ) : null}
+    </section>
+  );
+}
