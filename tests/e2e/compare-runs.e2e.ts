@@ -1,4 +1,4 @@
-/** Comparing two finished runs of one test on the run page: the figures side by side with the relative change. */
+/** Comparing two finished runs of one test on the run page: the figures side by side with the relative change, then per endpoint. */
 import { api, expect, expectNoSeriousA11yViolations, test, unique } from './fixtures.ts';
 
 test('compare two finished runs of the same test', async ({ app: page }) => {
@@ -27,6 +27,19 @@ test('compare two finished runs of the same test', async ({ app: page }) => {
   const requests = table.getByRole('row', { name: /^Requests / });
   await expect(requests.getByRole('cell').nth(0)).toHaveText(first.total_requests.toLocaleString('en'));
   await expect(requests.getByRole('cell').nth(1)).toHaveText(second.total_requests.toLocaleString('en'));
+
+  // Per endpoint: the http step of both runs, p95 and requests side by side with the changes.
+  const perEndpoint = compare.getByRole('table', { name: `Per endpoint: p95 latency and requests of run ${first.public_id} and this run, with the change` });
+  const health = perEndpoint.getByRole('row', { name: /^health / });
+  await expect(health).toBeVisible();
+  const cells = health.getByRole('cell');
+  await expect(cells).toHaveCount(6);
+  await expect(cells.nth(0)).toHaveText(/^[\d.,]+ m?s$/);
+  await expect(cells.nth(1)).toHaveText(/^[\d.,]+ m?s$/);
+  await expect(cells.nth(2)).toHaveText(/^([+−±]\d+\.\d %|–)/);
+  await expect(cells.nth(3)).toHaveText(first.total_requests.toLocaleString('en'));
+  await expect(cells.nth(4)).toHaveText(second.total_requests.toLocaleString('en'));
+  await expect(cells.nth(5)).toHaveText(/^([+−±]\d+\.\d %|–)/);
 
   // The choice is in the URL: a reload (or a shared link) shows the same comparison.
   await expect(page).toHaveURL(new RegExp(`[?&]compare=${first.id}`));

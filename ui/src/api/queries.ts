@@ -1,6 +1,7 @@
 /**
- * Query options shared by several pages (for useQuery): testsQuery (the list; there is no GET /tests/{id}), machinesQuery, taskQuery(id), configsQuery.
- * Keys: ['tests'], ['machines'], ['tasks', id], ['configs'].
+ * Query options shared by several pages (for useQuery): testsQuery (the list), testQuery(id), machinesQuery,
+ * taskQuery(id), taskEndpointsQuery(id, live), taskErrorsQuery(id, live), configsQuery; isLiveStatus(status).
+ * Keys: ['tests'], ['tests', id], ['machines'], ['tasks', id], ['tasks', id, 'endpoints' | 'errors', live], ['configs'].
  */
 import { api, unwrap } from './client';
 
@@ -8,6 +9,12 @@ export const testsQuery = {
   queryKey: ['tests'] as const,
   queryFn: () => unwrap(api.GET('/api/v1/tests', { params: { query: { limit: 1000 } } })),
 };
+
+/** One test (GET /tests/{id}); a 404 means it was deleted or belongs to another workspace. */
+export const testQuery = (id: string) => ({
+  queryKey: ['tests', id] as const,
+  queryFn: () => unwrap(api.GET('/api/v1/tests/{id}', { params: { path: { id } } })),
+});
 
 export const machinesQuery = {
   queryKey: ['machines'] as const,
@@ -17,6 +24,18 @@ export const machinesQuery = {
 export const taskQuery = (id: string) => ({
   queryKey: ['tasks', id] as const,
   queryFn: () => unwrap(api.GET('/api/v1/tasks/{id}', { params: { path: { id } } })),
+});
+
+/** A run's figures per endpoint; `live` is part of the key so that the end of a run fetches the final figures. */
+export const taskEndpointsQuery = (id: string, live = false) => ({
+  queryKey: ['tasks', id, 'endpoints', live] as const,
+  queryFn: () => unwrap(api.GET('/api/v1/tasks/{id}/endpoints', { params: { path: { id } } })),
+});
+
+/** A run's errors grouped by endpoint, kind and code, most frequent first. */
+export const taskErrorsQuery = (id: string, live = false) => ({
+  queryKey: ['tasks', id, 'errors', live] as const,
+  queryFn: () => unwrap(api.GET('/api/v1/tasks/{id}/errors', { params: { path: { id } } })),
 });
 
 export const configsQuery = {

@@ -1,4 +1,7 @@
-/** Short names for the API's schemas. Exports: Task, Test, Machine, LoadConfig, Identity, Workspace, ApiToken, CreatedApiToken, Stage. */
+/**
+ * Short names for the API's schemas. Exports: Task, Test, Machine, LoadConfig, Identity, Workspace, MyWorkspace, ApiToken,
+ * CreatedApiToken, Stage, Threshold, ThresholdResult, TaskEndpoint, TaskErrorGroup, TimeseriesPoint.
+ */
 import type { components } from './schema';
 
 type Schemas = components['schemas'];
@@ -8,6 +11,12 @@ export type Machine = Schemas['Machine'];
 export type LoadConfig = Schemas['LoadConfig'];
 export type Identity = Schemas['Identity'];
 export type Workspace = Schemas['Workspace'];
+export type MyWorkspace = Schemas['MyWorkspace'];
 export type ApiToken = Schemas['ApiToken'];
 export type CreatedApiToken = Schemas['CreatedApiToken'];
 export type Stage = NonNullable<LoadConfig['stages']>[number];
+export type Threshold = Schemas['Threshold'];
+export type ThresholdResult = Schemas['ThresholdResult'];
+export type TaskEndpoint = Schemas['TaskEndpoint'];
+export type TaskErrorGroup = Schemas['TaskErrorGroup'];
+export type TimeseriesPoint = Schemas['TimeseriesPoint'];

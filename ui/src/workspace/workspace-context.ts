@@ -8,6 +8,7 @@ export interface WorkspaceSummary {
   id: string;
   name: string;
   role?: string;
+  plan?: string;
 }
 
 export interface WorkspaceState {

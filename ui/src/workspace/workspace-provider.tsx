@@ -1,12 +1,12 @@
-/** WorkspaceProvider: picks the current workspace (remembered per user), sends it as X-Workspace-Id and switches it. */
+/** WorkspaceProvider: picks the current workspace (remembered per user) from GET /auth/me/workspaces, sends it as X-Workspace-Id and switches it. */
 import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useAuth } from '../auth/auth-context';
 import { setCurrentWorkspaceId } from '../api/credentials';
+import { ApiError } from '../api/api-error';
 import { WorkspaceContext, type WorkspaceState } from './workspace-context';
 import { readStoredWorkspace, storeWorkspace } from './stored-workspace';
-import { identityQuery, workspaceList, workspaceQuery } from './workspace-queries';
-import { ApiError } from '../api/api-error';
+import { defaultWorkspaceId, myWorkspacesQuery, workspaceList } from './workspace-queries';
 
 export function WorkspaceProvider({ children }: { children: ReactNode }) {
   const { user } = useAuth();
@@ -18,14 +18,13 @@ export function WorkspaceProvider({ children }: { children: ReactNode }) {
     return stored;
   });
 
-  const identity = useQuery(identityQuery);
-  const workspace = useQuery({
-    ...workspaceQuery(chosen),
+  const mine = useQuery({
+    ...myWorkspacesQuery(chosen),
     retry: (count, error) => !(error instanceof ApiError && error.status < 500) && count < 2,
   });
 
-  // A remembered workspace the user no longer belongs to answers 404: fall back to the default one.
-  const forgotten = chosen !== null && workspace.error instanceof ApiError && workspace.error.status === 404;
+  // A remembered workspace the user no longer belongs to answers 404 (X-Workspace-Id): fall back to the default one.
+  const forgotten = chosen !== null && mine.error instanceof ApiError && mine.error.status === 404;
   useEffect(() => {
     if (!forgotten) return;
     storeWorkspace(sub, null);
@@ -45,11 +44,11 @@ export function WorkspaceProvider({ children }: { children: ReactNode }) {
   );
 
   const value = useMemo<WorkspaceState>(() => {
-    const workspaces = workspaceList(identity.data, workspace.data);
-    const workspaceId = chosen ?? workspace.data?.id ?? null;
+    const workspaces = workspaceList(mine.data, undefined);
+    const workspaceId = chosen ?? defaultWorkspaceId(mine.data);
     const current = workspaces.find((w) => w.id === workspaceId) ?? null;
     return { workspaceId, workspaces, current, setWorkspaceId };
-  }, [identity.data, workspace.data, chosen, setWorkspaceId]);
+  }, [mine.data, chosen, setWorkspaceId]);
 
   return <WorkspaceContext.Provider value={value}>{children}</WorkspaceContext.Provider>;
 }

@@ -1,37 +1,36 @@
-/** Queries of the identity (GET /auth/me) and the current workspace (GET /workspace), and the workspace list they give. */
+/**
+ * Queries of the identity (GET /auth/me), the user's workspaces (GET /auth/me/workspaces) and the current workspace
+ * (GET /workspace), and workspaceList(): the switcher's list from them.
+ */
 import { api, unwrap } from '../api/client';
-import type { Identity, Workspace } from '../api/types';
+import type { Identity, MyWorkspace, Workspace } from '../api/types';
 import type { WorkspaceSummary } from './workspace-context';
-
-/** GET /auth/me may list the user's workspaces (`workspaces: [{id, name, role}]`) besides the spec's fields. */
-export type IdentityWithWorkspaces = Identity & { workspaces?: unknown };
 
 export const identityQuery = {
   queryKey: ['auth', 'me'] as const,
-  queryFn: () => unwrap(api.GET('/api/v1/auth/me')) as Promise<IdentityWithWorkspaces>,
+  queryFn: () => unwrap(api.GET('/api/v1/auth/me')) as Promise<Identity>,
 };
+
+/** The workspaces the user may act in, oldest membership first; `current` marks the one the request acted in. */
+export const myWorkspacesQuery = (workspaceId: string | null) => ({
+  queryKey: ['auth', 'me', 'workspaces', workspaceId] as const,
+  queryFn: () => unwrap(api.GET('/api/v1/auth/me/workspaces')) as Promise<MyWorkspace[]>,
+});
 
 export const workspaceQuery = (workspaceId: string | null) => ({
   queryKey: ['workspace', workspaceId] as const,
   queryFn: () => unwrap(api.GET('/api/v1/workspace')) as Promise<Workspace>,
 });
 
-function summaryOf(value: unknown): WorkspaceSummary | null {
-  if (!value || typeof value !== 'object') return null;
-  const record = value as Record<string, unknown>;
-  const inner = (record.workspace && typeof record.workspace === 'object' ? record.workspace : record) as Record<string, unknown>;
-  if (typeof inner.id !== 'string') return null;
-  return {
-    id: inner.id,
-    name: typeof inner.name === 'string' && inner.name ? inner.name : inner.id,
-    role: typeof record.role === 'string' ? record.role : undefined,
-  };
-}
-
-/** The workspaces to offer: those /auth/me lists, plus the current one. */
-export function workspaceList(identity: IdentityWithWorkspaces | undefined, current: Workspace | undefined): WorkspaceSummary[] {
-  const listed = Array.isArray(identity?.workspaces) ? identity.workspaces.map(summaryOf) : [];
-  const all = listed.filter((w): w is WorkspaceSummary => w !== null);
+/** The workspaces to offer, in the API's order (oldest membership first), with the current one added if missing. */
+export function workspaceList(mine: MyWorkspace[] | undefined, current: Workspace | undefined): WorkspaceSummary[] {
+  const all: WorkspaceSummary[] = (mine ?? []).map((w) => ({ id: w.id, name: w.name || w.id, role: w.role, plan: w.plan }));
   if (current && !all.some((w) => w.id === current.id)) all.unshift({ id: current.id, name: current.name, role: current.role });
   return all;
+}
+
+/** The workspace the service acts in when none is chosen: the one marked current, else the oldest membership. */
+export function defaultWorkspaceId(mine: MyWorkspace[] | undefined): string | null {
+  if (!mine || mine.length === 0) return null;
+  return (mine.find((w) => w.current) ?? mine[0])!.id;
 }

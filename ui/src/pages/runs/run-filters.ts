@@ -1,5 +1,4 @@
-/** The runs list's filters (test, status, machine), read from and written to the URL query. */
-import type { Task } from '../../api/types';
+/** The runs list's filters (test, status, machine): read from and written to the URL query, and sent to GET /tasks. */
 
 export interface RunFilters {
   test: string;
@@ -10,16 +9,23 @@ export interface RunFilters {
 export const runStatuses = ['pending', 'running', 'completed', 'failed', 'cancelled'] as const;
 
 export function readFilters(params: URLSearchParams): RunFilters {
-  return { test: params.get('test') ?? '', status: params.get('status') ?? '', machine: params.get('machine') ?? '' };
+  const status = params.get('status') ?? '';
+  return {
+    test: params.get('test') ?? '',
+    status: (runStatuses as readonly string[]).includes(status) ? status : '',
+    machine: params.get('machine') ?? '',
+  };
 }
 
 export function hasFilters(filters: RunFilters): boolean {
   return Boolean(filters.test || filters.status || filters.machine);
 }
 
-export function matches(task: Task, filters: RunFilters): boolean {
-  if (filters.test && task.test_id !== filters.test) return false;
-  if (filters.status && task.status !== filters.status) return false;
-  if (filters.machine && !task.machine_ids.includes(filters.machine)) return false;
-  return true;
+/** The query parameters of GET /tasks for the filters (the server filters; the cursor pages keep them). */
+export function filterQuery(filters: RunFilters): { test_id?: string; status?: string; machine_id?: string } {
+  return {
+    ...(filters.test ? { test_id: filters.test } : {}),
+    ...(filters.status ? { status: filters.status } : {}),
+    ...(filters.machine ? { machine_id: filters.machine } : {}),
+  };
 }

@@ -1,17 +1,24 @@
-/** The run page (/runs/:id): status, why it waits, figures, machines, cancel, live log, charts, and a comparison with another run. */
+/**
+ * The run page (/runs/:id): verdict, status, why it waits, figures, thresholds, figures per endpoint, errors, machines,
+ * cancel, charts, a comparison with another run (per endpoint too) and the live log.
+ */
 import { lazy, Suspense, useMemo } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from 'wouter';
 import { api, unwrap } from '../../api/client';
-import { isLiveStatus, machinesQuery, taskQuery, testsQuery } from '../../api/queries';
+import { isLiveStatus, machinesQuery, taskQuery, testQuery } from '../../api/queries';
 import { ConfirmButton } from '../../components/common/confirm-button';
 import { ErrorNotice } from '../../components/common/error-notice';
 import { Loading } from '../../components/common/loading';
 import { PageHeader } from '../../components/common/page-header';
 import { LiveLog } from '../../components/live-log/live-log';
 import { RunCompare } from './run-compare';
+import { RunEndpoints } from './run-endpoints';
+import { RunErrors } from './run-errors';
 import { RunFigures } from './run-figures';
 import { RunSummary } from './run-summary';
+import { RunThresholds, RunVerdict } from './run-thresholds';
+import './runs.css';
 
 const RunCharts = lazy(() => import('./run-charts'));
 
@@ -22,7 +29,8 @@ export default function RunPage() {
     ...taskQuery(id),
     refetchInterval: (query) => (isLiveStatus(query.state.data?.status) ? 2000 : false),
   });
-  const tests = useQuery(testsQuery);
+  const testId = task.data?.test_id ?? '';
+  const test = useQuery({ ...testQuery(testId), enabled: testId !== '', retry: false });
   const machines = useQuery(machinesQuery);
   const machineNames = useMemo(() => new Map((machines.data ?? []).map((m) => [m.id, m.name])), [machines.data]);
 
@@ -53,7 +61,11 @@ export default function RunPage() {
 
   const run = task.data;
   const live = isLiveStatus(run.status);
-  const test = tests.data?.find((t) => t.id === run.test_id);
+  const testLink = test.data ? (
+    <Link href={`/tests/${encodeURIComponent(test.data.id)}`}>{test.data.name}</Link>
+  ) : (
+    <span>{test.isPending ? '…' : 'deleted'}</span>
+  );
   return (
     <>
       <PageHeader
@@ -61,7 +73,7 @@ export default function RunPage() {
         description={
           <>
             Test{' '}
-            {test ? <Link href={`/tests/${encodeURIComponent(test.id)}`}>{test.name}</Link> : <span>{tests.isPending ? '…' : 'deleted'}</span>}
+            {testLink}
             {' · '}
             <Link href="/runs">all runs</Link>
           </>
@@ -81,8 +93,16 @@ export default function RunPage() {
       />
       <ErrorNotice error={cancel.error} />
       <ErrorNotice error={task.error} />
+      <RunVerdict task={run} />
       <RunSummary task={run} machineNames={machineNames} />
       <RunFigures task={run} />
+      <RunThresholds task={run} pending={live ? (test.data?.thresholds ?? []) : []} />
+      {run.status === 'pending' ? null : (
+        <>
+          <RunEndpoints taskId={run.id} live={live} />
+          <RunErrors taskId={run.id} live={live} />
+        </>
+      )}
       <section aria-labelledby="run-charts">
         <h2 id="run-charts">Over time</h2>
         {run.status === 'pending' ? (
@@ -93,7 +113,7 @@ export default function RunPage() {
           </Suspense>
         )}
       </section>
-      {run.status === 'pending' ? null : <RunCompare task={run} />}
+      {run.status === 'pending' ? null : <RunCompare task={run} live={live} />}
       <LiveLog taskId={run.id} live={live} downloadName={`run-${run.public_id || run.id}.log`} />
     </>
   );

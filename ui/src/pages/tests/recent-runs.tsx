@@ -1,4 +1,4 @@
-/** RecentRuns({ testId }): this test's latest runs (from the newest 200 of the workspace), linked to their pages; refreshed while one is live. */
+/** RecentRuns({ testId }): this test's latest 10 runs (GET /tasks?test_id=), with status and verdict, linked to their pages; refreshed while one is live. */
 import { useId } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'wouter';
@@ -7,6 +7,7 @@ import { isLiveStatus } from '../../api/queries';
 import { ErrorNotice } from '../../components/common/error-notice';
 import { formatDateTime, formatMs, formatPercent, formatRate, formatRelativeTime } from '../../components/common/formatters';
 import { StatusBadge } from '../../components/common/status-badge';
+import { VerdictBadge } from '../runs/verdict-badge';
 
 const SHOWN = 10;
 
@@ -14,10 +15,7 @@ export function RecentRuns({ testId }: { testId: string }) {
   const id = useId();
   const runs = useQuery({
     queryKey: ['tasks', 'list', 'by-test', testId],
-    queryFn: async () => {
-      const tasks = await unwrap(api.GET('/api/v1/tasks', { params: { query: { limit: 200 } } }));
-      return tasks.filter((task) => task.test_id === testId);
-    },
+    queryFn: () => unwrap(api.GET('/api/v1/tasks', { params: { query: { test_id: testId, limit: SHOWN } } })),
     refetchInterval: (query) => (query.state.data?.some((task) => isLiveStatus(task.status)) ? 3000 : 30_000),
   });
   const shown = (runs.data ?? []).slice(0, SHOWN);
@@ -55,7 +53,10 @@ export function RecentRuns({ testId }: { testId: string }) {
                       <Link href={`/runs/${encodeURIComponent(task.public_id || task.id)}`}>{task.public_id || task.id.slice(0, 8)}</Link>
                     </th>
                     <td>
-                      <StatusBadge status={task.status} />
+                      <span className="badges">
+                        <StatusBadge status={task.status} />
+                        <VerdictBadge verdict={task.verdict} />
+                      </span>
                     </td>
                     <td>
                       <time dateTime={when} title={formatDateTime(when)}>
@@ -73,7 +74,7 @@ export function RecentRuns({ testId }: { testId: string }) {
         </div>
       )}
       <p>
-        <Link href="/runs">All runs</Link>
+        <Link href={`/runs?test=${encodeURIComponent(testId)}`}>All runs of this test</Link>
       </p>
     </section>
   );

@@ -1,6 +1,7 @@
 /**
  * TestForm({ test, initialTool }): create or edit a test: name, tool (a saved test's tool is fixed), status, the script
- * in the code editor (loaded lazily), save, archive/unarchive and delete. API validation errors show at their field.
+ * in the code editor (loaded lazily), its thresholds, save, archive/unarchive and delete. API validation errors show
+ * at their field (a threshold's at its row and field).
  */
 import { lazy, Suspense, useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -12,6 +13,10 @@ import { ConfirmButton } from '../../components/common/confirm-button';
 import { ErrorNotice } from '../../components/common/error-notice';
 import { Loading } from '../../components/common/loading';
 import { fieldOfError } from './field-of-error';
+import { stepNames } from './step-names';
+import { ThresholdsEditor } from './threshold-editor';
+import { thresholdErrorOf } from './threshold-error';
+import { rowProblems, rowsFromThresholds, sameThresholds, thresholdsFromRows, type ThresholdRow } from './threshold-model';
 import './tests.css';
 import { BUILT_IN_TOOLS, TOOL_DESCRIPTIONS, exampleScript } from './tool-examples';
 
@@ -52,12 +57,17 @@ export function TestForm({ test, initialTool }: { test: Test | null; initialTool
   const [tool, setTool] = useState(test?.tool ?? initialTool);
   const [status, setStatus] = useState<EditableStatus>(test?.status === 'draft' ? 'draft' : 'active');
   const [script, setScript] = useState(test?.script ?? exampleScript(initialTool, origin));
+  const [rows, setRows] = useState<ThresholdRow[]>(() => rowsFromThresholds(test?.thresholds));
+  const [checkRows, setCheckRows] = useState(false);
   const [saved, setSaved] = useState(false);
   const nameRef = useRef<HTMLInputElement>(null);
 
   const tools = useMemo(() => offeredTools(machines.data, tool), [machines.data, tool]);
+  const thresholds = useMemo(() => thresholdsFromRows(rows), [rows]);
+  const thresholdsChanged = !sameThresholds(thresholds, test?.thresholds);
+  const problems = checkRows ? rowProblems(rows) : [];
   const dirty = test
-    ? name !== test.name || script !== test.script || (test.status !== 'archived' && status !== test.status)
+    ? name !== test.name || script !== test.script || (test.status !== 'archived' && status !== test.status) || thresholdsChanged
     : true;
 
   // A new test whose script is still the previous tool's example gets the new tool's example.
@@ -71,18 +81,22 @@ export function TestForm({ test, initialTool }: { test: Test | null; initialTool
       if (!list) return list;
       return list.some((t) => t.id === changed.id) ? list.map((t) => (t.id === changed.id ? changed : t)) : [changed, ...list];
     });
+    queryClient.setQueryData<Test>(['tests', changed.id], changed);
     void queryClient.invalidateQueries({ queryKey: ['tests'] });
   };
 
   const save = useMutation({
     mutationFn: async () => {
       if (!test) {
-        return unwrap(api.POST('/api/v1/tests', { body: { name, tool: tool as CreateTool, script, status } }));
+        return unwrap(
+          api.POST('/api/v1/tests', { body: { name, tool: tool as CreateTool, script, status, ...(thresholds.length ? { thresholds } : {}) } }),
+        );
       }
-      const body: { name?: string; script?: string; status?: EditableStatus } = {};
+      const body: { name?: string; script?: string; status?: EditableStatus; thresholds?: Test['thresholds'] } = {};
       if (name !== test.name) body.name = name;
       if (script !== test.script) body.script = script;
       if (test.status !== 'archived' && status !== test.status) body.status = status;
+      if (thresholdsChanged) body.thresholds = thresholds;
       if (Object.keys(body).length === 0) return test;
       return unwrap(api.PATCH('/api/v1/tests/{id}', { params: { path: { id: test.id } }, body }));
     },
@@ -106,6 +120,7 @@ export function TestForm({ test, initialTool }: { test: Test | null; initialTool
     mutationFn: () => unwrap(api.DELETE('/api/v1/tests/{id}', { params: { path: { id: test!.id } } })),
     onSuccess: () => {
       queryClient.setQueryData<Test[]>(['tests'], (list) => list?.filter((t) => t.id !== test!.id));
+      queryClient.removeQueries({ queryKey: ['tests', test!.id], exact: true });
       void queryClient.invalidateQueries({ queryKey: ['tests'] });
       navigate('/tests');
     },
@@ -114,6 +129,7 @@ export function TestForm({ test, initialTool }: { test: Test | null; initialTool
   const errorField = fieldOfError(save.error);
   const nameError = errorField === 'name' ? save.error?.message : undefined;
   const scriptError = errorField === 'script' ? save.error?.message : undefined;
+  const thresholdError = errorField === 'thresholds' ? thresholdErrorOf(save.error) : null;
 
   useEffect(() => {
     if (nameError) nameRef.current?.focus();
@@ -130,6 +146,12 @@ export function TestForm({ test, initialTool }: { test: Test | null; initialTool
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     setSaved(false);
+    setCheckRows(true);
+    const first = rowProblems(rows)[0];
+    if (first) {
+      document.querySelector<HTMLElement>(`[data-row="${rows[first.index]!.key}"] .threshold-value`)?.focus();
+      return;
+    }
     save.mutate();
   };
 
@@ -223,7 +245,25 @@ export function TestForm({ test, initialTool }: { test: Test | null; initialTool
         ) : null}
       </div>
 
-      {save.error && !errorField ? <ErrorNotice error={save.error} title="The test was not saved" /> : null}
+      <ThresholdsEditor
+        rows={rows}
+        onChange={(next) => {
+          setRows(next);
+          setSaved(false);
+        }}
+        error={thresholdError}
+        problems={problems}
+        endpointNames={stepNames(tool, script)}
+      />
+
+      {save.error && (!errorField || (errorField === 'thresholds' && !thresholdError)) ? (
+        <ErrorNotice error={save.error} title="The test was not saved" />
+      ) : null}
+      {problems.length > 0 ? (
+        <p className="field-error">
+          The test was not saved: {problems.length === 1 ? 'a threshold needs' : `${problems.length} thresholds need`} a valid value.
+        </p>
+      ) : null}
       <ErrorNotice error={setArchived.error} />
       <ErrorNotice error={remove.error} />
 

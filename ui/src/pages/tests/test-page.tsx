@@ -1,7 +1,8 @@
-/** The test page (/tests/:id, /tests/new): the test's form (name, tool, script), then for a saved test "Start a run" and its recent runs. */
+/** The test page (/tests/:id, /tests/new): the test's form (name, tool, script, thresholds), then for a saved test "Start a run" and its recent runs. */
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams, useSearch } from 'wouter';
-import { testsQuery } from '../../api/queries';
+import { ApiError } from '../../api/api-error';
+import { testQuery } from '../../api/queries';
 import { ErrorNotice } from '../../components/common/error-notice';
 import { Loading } from '../../components/common/loading';
 import { PageHeader } from '../../components/common/page-header';
@@ -13,7 +14,7 @@ export default function TestPage() {
   const { id = '' } = useParams<{ id: string }>();
   const search = useSearch();
   const isNew = id === 'new';
-  const tests = useQuery(testsQuery);
+  const loaded = useQuery({ ...testQuery(id), enabled: !isNew });
 
   if (isNew) {
     const tool = new URLSearchParams(search).get('tool') ?? 'http';
@@ -25,7 +26,7 @@ export default function TestPage() {
     );
   }
 
-  if (tests.isPending) {
+  if (loaded.isPending) {
     return (
       <>
         <PageHeader title="Test" />
@@ -33,12 +34,13 @@ export default function TestPage() {
       </>
     );
   }
-  const test = tests.data?.find((candidate) => candidate.id === id);
+  const test = loaded.data;
   if (!test) {
+    const missing = loaded.error instanceof ApiError && (loaded.error.status === 404 || loaded.error.status === 400);
     return (
       <>
-        <PageHeader title="Test not found" />
-        {tests.error ? <ErrorNotice error={tests.error} /> : <p>There is no test with this id in this workspace; it may have been deleted.</p>}
+        <PageHeader title={missing ? 'Test not found' : 'Test'} />
+        {missing ? <p>There is no test with this id in this workspace; it may have been deleted.</p> : <ErrorNotice error={loaded.error} />}
         <p>
           <Link href="/tests">Back to the tests</Link>
         </p>
