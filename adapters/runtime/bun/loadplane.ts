@@ -22,6 +22,10 @@ const commands: Record<string, Command> = {
     summary: 'loads such a file into an empty database and DATA_DIR (the service stopped)',
     run: async (argv, env) => (await import('./backup-command.ts')).runRestoreCommand(argv, env),
   },
+  run: {
+    summary: 'starts a run of a test; with --wait follows it to its end and exits 0 passed, 1 failed: a CI gate (--junit FILE)',
+    run: async (argv, env) => (await import('./run-command/run-command.ts')).runRunCommand(argv, env),
+  },
   mcp: {
     summary: 'the MCP server over stdio for AI clients (SERVICE_API_URL, SERVICE_API_TOKEN); stdout carries only the protocol',
     run: async (argv, env) => (await import('./mcp-command.ts')).runMcpCommand(argv, env),
