@@ -5,7 +5,7 @@ import { api, ApiError, unwrap } from '../../api/client';
 import type { LoadConfig } from '../../api/types';
 import { ErrorNotice } from '../../components/common/error-notice';
 import { bodyOf, draftOf, fieldOfMessage, validate, type ConfigDraft, type FieldErrors } from './config-form-model';
-import { Field } from './field';
+import { TextField } from '../../components/common/text-field';
 import { StagesPreview } from '../../components/charts/stages-preview';
 import { StagesEditor } from './stages-editor';
 
@@ -59,7 +59,7 @@ export function ConfigForm({ config, onDone }: { config: LoadConfig | null; onDo
   return (
     <form id={id} className="panel" onSubmit={submit} noValidate aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>{config ? `Edit ${config.name}` : 'New load configuration'}</h2>
-      <Field
+      <TextField
         id={`${id}-name`}
         label="Name"
         value={draft.name}
@@ -82,7 +82,7 @@ export function ConfigForm({ config, onDone }: { config: LoadConfig | null; onDo
       </fieldset>
       {draft.mode === 'constant' ? (
         <div className="field-row">
-          <Field
+          <TextField
             id={`${id}-vus`}
             label="Virtual users"
             value={draft.vus}
@@ -91,7 +91,7 @@ export function ConfigForm({ config, onDone }: { config: LoadConfig | null; onDo
             hint="1 to 100,000, split across the run's machines."
             inputProps={{ inputMode: 'numeric', autoComplete: 'off' }}
           />
-          <Field
+          <TextField
             id={`${id}-duration`}
             label="Duration"
             value={draft.duration}

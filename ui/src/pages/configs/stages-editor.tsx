@@ -1,5 +1,5 @@
 /** StagesEditor: the rows of stages (duration, target VUs), with add and remove, errors at each field. */
-import { Field } from './field';
+import { TextField } from '../../components/common/text-field';
 import { newStage, type FieldErrors, type StageDraft } from './config-form-model';
 
 export function StagesEditor(props: { idPrefix: string; stages: StageDraft[]; errors: FieldErrors; onChange(stages: StageDraft[]): void }) {
@@ -12,7 +12,7 @@ export function StagesEditor(props: { idPrefix: string; stages: StageDraft[]; er
       <p className="field-hint">Each stage goes from the previous stage&apos;s VUs (0 at the start) to its target over its duration.</p>
       {stages.map((stage, index) => (
         <div className="stage-row" key={stage.key}>
-          <Field
+          <TextField
             id={`${idPrefix}-stage-${stage.key}-duration`}
             label={`Stage ${index + 1} duration`}
             value={stage.duration}
@@ -20,7 +20,7 @@ export function StagesEditor(props: { idPrefix: string; stages: StageDraft[]; er
             error={errors[`stages[${index}].duration`]}
             inputProps={{ placeholder: '30s', autoComplete: 'off', spellCheck: false }}
           />
-          <Field
+          <TextField
             id={`${idPrefix}-stage-${stage.key}-target`}
             label={`Stage ${index + 1} target VUs`}
             value={stage.target}

@@ -4,7 +4,7 @@
  */
 import { useId, useState, type FormEvent } from 'react';
 import { ErrorNotice } from '../../components/common/error-notice';
-import { Field } from '../configs/field';
+import { TextField } from '../../components/common/text-field';
 import { CHART_TYPES, METRICS, queryText } from './metric-query';
 import { draftOfPanel, panelOfDraft, validatePanel, type Panel, type PanelDraft, type PanelErrors } from './panel-draft';
 
@@ -83,7 +83,7 @@ export function PanelForm(props: {
     <form id={id} className="panel panel-form" onSubmit={submit} noValidate aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>{panel ? `Edit panel ${panel.title}` : 'New panel'}</h2>
       <div className="field-row">
-        <Field
+        <TextField
           id={`${id}-title-input`}
           label="Title"
           value={draft.title}
@@ -141,7 +141,7 @@ export function PanelForm(props: {
         </div>
       </fieldset>
       <div className="field-row">
-        <Field
+        <TextField
           id={`${id}-step`}
           label="Step (optional)"
           value={draft.step}
@@ -150,7 +150,7 @@ export function PanelForm(props: {
           hint="One point per step, e.g. 10s or 1m. Empty: the range divided into 250 points."
           inputProps={{ autoComplete: 'off', spellCheck: false, size: 10 }}
         />
-        <Field
+        <TextField
           id={`${id}-extra`}
           label="Other query parameters (optional)"
           value={draft.extra}

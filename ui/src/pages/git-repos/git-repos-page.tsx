@@ -16,7 +16,7 @@ import { formatDateTime, formatRelativeTime } from '../../components/common/form
 import { Loading } from '../../components/common/loading';
 import { PageHeader } from '../../components/common/page-header';
 import { StatusBadge } from '../../components/common/status-badge';
-import { Field } from '../configs/field';
+import { TextField } from '../../components/common/text-field';
 import { bodyOfDraft, emptyDraft, isSyncing, shortCommit, syncSummary, testsOfRepo, validateRepo, type RepoDraft, type RepoErrors } from './git-repo-model';
 import './git-repos.css';
 
@@ -75,7 +75,7 @@ function AddRepoForm({ onDone }: { onDone(repo: GitRepo | null): void }) {
   return (
     <form ref={formRef} className="panel" onSubmit={submit} noValidate aria-labelledby={`${id}-title`} autoComplete="off">
       <h2 id={`${id}-title`}>Add a git repository</h2>
-      <Field
+      <TextField
         id={`${id}-url`}
         label="Repository URL"
         value={draft.url}
@@ -85,7 +85,7 @@ function AddRepoForm({ onDone }: { onDone(repo: GitRepo | null): void }) {
         inputProps={{ type: 'url', size: 56, spellCheck: false, placeholder: 'https://github.com/acme/load-tests.git' }}
       />
       <div className="field-row">
-        <Field
+        <TextField
           id={`${id}-branch`}
           label="Branch (optional)"
           value={draft.branch}
@@ -93,7 +93,7 @@ function AddRepoForm({ onDone }: { onDone(repo: GitRepo | null): void }) {
           hint="Default: main."
           inputProps={{ size: 20, spellCheck: false, placeholder: 'main' }}
         />
-        <Field
+        <TextField
           id={`${id}-path`}
           label="Directory (optional)"
           value={draft.path}
@@ -106,7 +106,7 @@ function AddRepoForm({ onDone }: { onDone(repo: GitRepo | null): void }) {
         <legend>Credentials for a private repository (optional)</legend>
         <p className="field-hint">Sent as HTTP basic auth to this repository&apos;s host only, stored encrypted, never shown again.</p>
         <div className="field-row">
-          <Field
+          <TextField
             id={`${id}-username`}
             label="User name"
             value={draft.username}
@@ -114,7 +114,7 @@ function AddRepoForm({ onDone }: { onDone(repo: GitRepo | null): void }) {
             hint="Default: git."
             inputProps={{ size: 20, spellCheck: false, autoComplete: 'off' }}
           />
-          <Field
+          <TextField
             id={`${id}-password`}
             label="Password or access token"
             value={draft.password}

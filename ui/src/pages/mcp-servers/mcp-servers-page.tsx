@@ -12,7 +12,7 @@ import { ErrorNotice } from '../../components/common/error-notice';
 import { formatDateTime, formatRelativeTime } from '../../components/common/formatters';
 import { Loading } from '../../components/common/loading';
 import { PageHeader } from '../../components/common/page-header';
-import { Field } from '../configs/field';
+import { TextField } from '../../components/common/text-field';
 import {
   bodyOfServer,
   connectionOf,
@@ -74,7 +74,7 @@ function AttachForm({ onDone }: { onDone(server: McpServer | null): void }) {
     <form ref={formRef} className="panel" onSubmit={submit} noValidate aria-labelledby={`${id}-title`} autoComplete="off">
       <h2 id={`${id}-title`}>Attach an MCP server</h2>
       <div className="field-row">
-        <Field
+        <TextField
           id={`${id}-name`}
           label="Name"
           value={draft.name}
@@ -83,7 +83,7 @@ function AttachForm({ onDone }: { onDone(server: McpServer | null): void }) {
           hint="Prefixes its tools: the tool search of jira is offered as jira__search."
           inputProps={{ size: 20, maxLength: 32, spellCheck: false, placeholder: 'jira' }}
         />
-        <Field
+        <TextField
           id={`${id}-url`}
           label="URL"
           value={draft.url}
@@ -99,7 +99,7 @@ function AttachForm({ onDone }: { onDone(server: McpServer | null): void }) {
         {errors.headers ? <p className="field-error">{errors.headers}</p> : null}
         {draft.headers.map((row, index) => (
           <div className="field-row mcp-header-row" key={row.key}>
-            <Field
+            <TextField
               id={`${id}-header-${row.key}-name`}
               label={`Header ${index + 1} name`}
               value={row.name}
@@ -107,7 +107,7 @@ function AttachForm({ onDone }: { onDone(server: McpServer | null): void }) {
               error={errors[`headers[${index}].name`]}
               inputProps={{ size: 20, spellCheck: false, placeholder: 'authorization' }}
             />
-            <Field
+            <TextField
               id={`${id}-header-${row.key}-value`}
               label={`Header ${index + 1} value`}
               value={row.value}

@@ -4,7 +4,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '../../../api/client';
 import type { CreatedApiToken } from '../../../api/types';
 import { ErrorNotice } from '../../../components/common/error-notice';
-import { focusFirstError, TextField } from '../text-field';
+import { focusFirstError, TextField } from '../../../components/common/text-field';
 import { EXPIRY_CHOICES, SCOPES, emptyTokenDraft, scopeHelp, tokenBody, validateTokenDraft, type ExpiryChoice, type TokenDraft, type TokenErrors } from './token-model';
 
 export function TokenForm({ onCreated, onCancel }: { onCreated(token: CreatedApiToken): void; onCancel(): void }) {

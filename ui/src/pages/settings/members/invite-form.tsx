@@ -4,7 +4,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '../../../api/client';
 import { ErrorNotice } from '../../../components/common/error-notice';
 import type { Invitation, Role } from '../settings-types';
-import { focusFirstError, TextField } from '../text-field';
+import { focusFirstError, TextField } from '../../../components/common/text-field';
 import { assignableRoles, roleHelp, validateInvite } from './member-model';
 
 export function InviteForm({ myRole, onInvited }: { myRole: Role | undefined; onInvited(invitation: Invitation): void }) {

@@ -4,7 +4,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, ApiError, unwrap } from '../../../api/client';
 import { ErrorNotice } from '../../../components/common/error-notice';
 import type { CreatedWebhook } from '../settings-types';
-import { focusFirstError, TextField } from '../text-field';
+import { focusFirstError, TextField } from '../../../components/common/text-field';
 import { EVENTS, emptyWebhookDraft, eventHelp, validateWebhookDraft, webhookBody, type WebhookDraft, type WebhookErrors } from './webhook-model';
 
 export function WebhookForm({ onCreated, onCancel }: { onCreated(webhook: CreatedWebhook): void; onCancel(): void }) {

@@ -10,7 +10,7 @@ import { formatCount, formatDateTime } from '../../../components/common/formatte
 import { Loading } from '../../../components/common/loading';
 import { PageHeader } from '../../../components/common/page-header';
 import { activeTokenCount } from '../api-tokens/token-model';
-import { focusFirstError, TextField } from '../text-field';
+import { focusFirstError, TextField } from '../../../components/common/text-field';
 import { hasPermission, useCurrentWorkspace } from '../use-current-workspace';
 import { NotificationPreferences } from './notification-preferences';
 import { fraction, limitText, usageRows, usedText } from './usage-model';

@@ -1,4 +1,4 @@
-/** TextField: a labelled input with its hint and its error (aria-invalid, aria-describedby), for the settings forms. */
+/** TextField: a labelled input with its hint and its error (aria-invalid, aria-describedby), for every form; focusFirstError. */
 import type { InputHTMLAttributes } from 'react';
 
 export function TextField(props: {
