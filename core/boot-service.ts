@@ -32,6 +32,8 @@ import { createMemberService } from './services/members.ts';
 import { createTestDefinitionService } from './services/test-definitions.ts';
 import { createWorkspaceService } from './services/workspaces.ts';
 import { createConfigService } from './services/configs.ts';
+import { createScheduleService } from './services/schedules/schedules.ts';
+import { createScheduleSweep, scheduleSweepEveryMillis, scheduleSweepJob, type ScheduleSweep } from './services/schedules/schedule-sweep.ts';
 import { createLocalPubSub, type PubSub } from './ports/pubsub.ts';
 import { createLiveSessions } from './http/live-sessions.ts';
 import type { WsKeepAlive } from './http/ws-keep-alive.ts';
@@ -152,6 +154,8 @@ export interface BootOptions {
   jobQueue?: (database: Database) => Promise<JobQueue>;
   /** How often the run sweep runs (default one second). */
   sweepMillis?: number;
+  /** Schedules: their clock (tests move it) and how often every replica looks for due ones (default 5 s). */
+  schedules?: { now?: () => Date; sweepMillis?: number };
   /** Ping interval and stale limit of task streams and agent sockets (default 30 s and 65 s). */
   wsKeepAlive?: WsKeepAlive;
   /** How often API-token last-used marks are written (default two minutes). */
@@ -179,6 +183,8 @@ export interface Service {
   metricsToken: string;
   /** The run machinery of this replica: lifecycle, agent sockets, streams, sweep. */
   runs: Runs;
+  /** Fires due schedules now (the job does it every few seconds on the replicas that run jobs); tests call it. */
+  schedules: Pick<ScheduleSweep, 'sweep'>;
   stop(): Promise<void>;
 }
 
@@ -300,6 +306,12 @@ export async function bootService(options: BootOptions): Promise<Service> {
       jobQueue.define(metricsRetentionJob, async () => void (await retention.prune()));
       await jobQueue.every(metricsRetentionJob, options.metricsRetentionEveryMillis ?? metricsRetentionEveryMillis);
     }
+    // Due schedules are fired by a job on the replicas that run jobs; the claim in the database makes each fire once.
+    const scheduleSweep = createScheduleSweep({ db: database, tasks: runs.tasks, logger: logger.child({ part: 'schedules' }), now: options.schedules?.now });
+    if (settings.workers) {
+      jobQueue.define(scheduleSweepJob, async () => void (await scheduleSweep.sweep()));
+      await jobQueue.every(scheduleSweepJob, options.schedules?.sweepMillis ?? scheduleSweepEveryMillis);
+    }
     const gitSyncQueued = () => {
       if (gitSync) void gitSync.wake();
       else void pubsub.publish(gitSyncTopic, '').catch((error) => logger.warn('could not wake the git sync', { error: String(error) }));
@@ -320,6 +332,7 @@ export async function bootService(options: BootOptions): Promise<Service> {
       workspaces: createWorkspaceService({ db: database, changes }),
       tasks: runs.tasks,
       configs: createConfigService({ db: database }),
+      schedules: createScheduleService({ db: database, now: options.schedules?.now }),
       webhooks: createWebhookService({
         db: database,
         guard: outboundGuard,
@@ -377,6 +390,7 @@ export async function bootService(options: BootOptions): Promise<Service> {
       metricsToken,
       lastUsed,
       runs,
+      schedules: scheduleSweep,
       async stop() {
         await runs.stop();
         unsubscribeGitWake();

@@ -15,6 +15,15 @@ const next: Record<TaskStatus, readonly TaskStatus[]> = {
 
 export const isTerminal = (status: string) => status === 'completed' || status === 'failed' || status === 'cancelled';
 
+/**
+ * A finished run: one that ran and ended on its own, completed or failed (by a machine or by its thresholds), so its
+ * figures are final. A cancelled run, or one that never started (its tool could not start, it waited too long), is not:
+ * it is no baseline and no point of a trend.
+ */
+export const finishedRunStatuses = ['completed', 'failed'] as const;
+export const isFinishedRun = (task: { status: string; startedAt?: Date | string | null }) =>
+  (finishedRunStatuses as readonly string[]).includes(task.status) && task.startedAt !== null && task.startedAt !== undefined;
+
 export function canMove(from: string, to: TaskStatus): boolean {
   return (next[from as TaskStatus] ?? []).includes(to);
 }

@@ -20,12 +20,14 @@ import { configRoutes } from './routes/configs.ts';
 import { invitationRoutes } from './routes/invitations.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
 import { dashboardRoutes } from './routes/dashboards.ts';
+import { scheduleRoutes } from './routes/schedules.ts';
 import { envVarRoutes } from './routes/env-vars.ts';
 import { gitRepoRoutes } from './routes/git-repos.ts';
 import { mcpServerRoutes } from './routes/mcp-servers.ts';
 import { mcpServerToolRoutes } from './routes/mcp-server-tools.ts';
 import { otlpMetricsPath, otlpRoutes } from './routes/otlp.ts';
 import { taskOtelRoutes } from './routes/task-otel.ts';
+import { taskCompareRoutes } from './routes/task-compare.ts';
 import { taskEndpointRoutes } from './routes/task-endpoints.ts';
 import { taskTimeseriesRoutes } from './routes/task-timeseries.ts';
 import { notificationPreferenceRoutes } from './routes/notification-preferences.ts';
@@ -146,8 +148,10 @@ export function createApp(options: AppOptions) {
       .use(taskOtelRoutes(options))
       .use(taskTimeseriesRoutes(options))
       .use(taskEndpointRoutes(options))
+      .use(taskCompareRoutes(options))
       .use(otlpRoutes(options))
       .use(configRoutes(options))
+      .use(scheduleRoutes(options))
       .use(webhookRoutes(options))
       .use(envVarRoutes(options))
       .use(dashboardRoutes(options))

@@ -21,6 +21,7 @@ export function statusOf(code: ErrorCode): number {
     case 'plan_limit_api_tokens':
     case 'plan_limit_machines':
     case 'plan_limit_tests':
+    case 'plan_limit_schedules':
       return 403;
     case 'not_found':
       return 404;

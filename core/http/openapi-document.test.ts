@@ -133,6 +133,7 @@ describe('the OpenAPI document', () => {
         '/api/v1/mcp-servers',
         '/api/v1/members',
         '/api/v1/members/invitations',
+        '/api/v1/schedules',
         '/api/v1/tasks',
         '/api/v1/tasks/{id}/otel',
         '/api/v1/tests',

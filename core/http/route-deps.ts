@@ -10,6 +10,7 @@ import type { MemberService } from '../services/members.ts';
 import type { TestDefinitionService } from '../services/test-definitions.ts';
 import type { WorkspaceService } from '../services/workspaces.ts';
 import type { ConfigService } from '../services/configs.ts';
+import type { ScheduleService } from '../services/schedules/schedules.ts';
 import type { AgentSessions } from '../services/runs/agent-sessions.ts';
 import type { StreamHub } from '../services/runs/stream-hub.ts';
 import type { TaskService } from '../services/runs/tasks.ts';
@@ -41,6 +42,7 @@ export interface RouteDeps {
   workspaces: WorkspaceService;
   tasks: TaskService;
   configs: ConfigService;
+  schedules: ScheduleService;
   webhooks: WebhookService;
   envVars: EnvVarService;
   dashboards: DashboardService;

@@ -29,6 +29,10 @@ export const routePolicies: Readonly<Record<string, RoutePolicy>> = {
   'POST /api/v1/tests': { scope: 'tests:write', permission: 'manage_tests' },
   'PATCH /api/v1/tests/:id': { scope: 'tests:write', permission: 'manage_tests' },
   'DELETE /api/v1/tests/:id': { scope: 'tests:write', permission: 'manage_tests' },
+  // Naming a run as the test's baseline changes the test; reading its runs' trend is reading runs (as GET /tasks?test_id=).
+  'PUT /api/v1/tests/:id/baseline': { scope: 'tests:write', permission: 'manage_tests' },
+  'DELETE /api/v1/tests/:id/baseline': { scope: 'tests:write', permission: 'manage_tests' },
+  'GET /api/v1/tests/:id/trend': { scope: 'runs:read' },
   'GET /api/v1/api-tokens': { scope: null, permission: 'manage_api_tokens' },
   'POST /api/v1/api-tokens': { scope: null, permission: 'manage_api_tokens' },
   'DELETE /api/v1/api-tokens/:id': { scope: null, permission: 'manage_api_tokens' },
@@ -59,6 +63,14 @@ export const routePolicies: Readonly<Record<string, RoutePolicy>> = {
   // Its results per endpoint and its errors by group, likewise.
   'GET /api/v1/tasks/:id/endpoints': { scope: 'runs:read' },
   'GET /api/v1/tasks/:id/errors': { scope: 'runs:read' },
+  // Two runs' figures side by side (the base may be the test's baseline).
+  'GET /api/v1/tasks/:id/compare': { scope: 'runs:read' },
+  // Schedules start runs: reading them is reading runs, writing them is like starting one (contract).
+  'GET /api/v1/schedules': { scope: 'runs:read' },
+  'GET /api/v1/schedules/:id': { scope: 'runs:read' },
+  'POST /api/v1/schedules': { scope: 'runs:write', permission: 'run_tests' },
+  'PATCH /api/v1/schedules/:id': { scope: 'runs:write', permission: 'run_tests' },
+  'DELETE /api/v1/schedules/:id': { scope: 'runs:write', permission: 'run_tests' },
   'GET /api/v1/configs': { scope: 'tests:read' },
   'POST /api/v1/configs': { scope: 'tests:write', permission: 'manage_tests' },
   'GET /api/v1/configs/:id': { scope: 'tests:read' },

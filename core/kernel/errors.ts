@@ -12,6 +12,7 @@ export const errorCodes = [
   'plan_limit_api_tokens',
   'plan_limit_machines',
   'plan_limit_tests',
+  'plan_limit_schedules',
   'not_found',
   'conflict',
   'last_owner',

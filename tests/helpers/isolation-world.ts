@@ -71,6 +71,9 @@ export interface WorkspaceA {
   spareTest: Json;
   config: Json;
   spareConfig: Json;
+  /** Schedules of A's test (due next on 1 January: none fires during the walk); the spare may be deleted. */
+  schedule: Json;
+  spareSchedule: Json;
   task: Json;
   token: Json;
   spareTokens: Json[];
@@ -142,6 +145,10 @@ export async function buildIsolationWorld(ts: TestService, base: string): Promis
   const spareTest = await created(await call(owner.jwt, 'POST', '/tests', { json: { name: 'walk-a-spare-test', tool: 'k6', script: 'export default function () {}' } }));
   const config = await created(await call(owner.jwt, 'POST', '/configs', { json: { name: 'walk-a-config', vus: 2, duration: '30s' } }));
   const spareConfig = await created(await call(owner.jwt, 'POST', '/configs', { json: { name: 'walk-a-spare-config', vus: 1, duration: '5s' } }));
+  const schedule = await created(
+    await call(owner.jwt, 'POST', '/schedules', { json: { test_id: testA.id, cron: '0 0 1 1 *', timezone: 'Europe/Berlin', config_id: config.id, machine_ids: [machine.id] } }),
+  );
+  const spareSchedule = await created(await call(owner.jwt, 'POST', '/schedules', { json: { test_id: testA.id, cron: '0 0 1 1 *', enabled: false } }));
   const token = await created(await call(owner.jwt, 'POST', '/api-tokens', { json: { name: 'walk-a-token' } }));
   const spareTokens = [
     await created(await call(owner.jwt, 'POST', '/api-tokens', { json: { name: 'walk-a-spare-1' } })),
@@ -183,6 +190,8 @@ export async function buildIsolationWorld(ts: TestService, base: string): Promis
     spareTest,
     config,
     spareConfig,
+    schedule,
+    spareSchedule,
     task,
     token,
     spareTokens,
@@ -206,7 +215,7 @@ export async function buildIsolationWorld(ts: TestService, base: string): Promis
   };
   a.markers.push(
     a.workspaceId, a.userId, a.admin.userId, assignmentId, ...invitees.map((i) => i.invitationId),
-    ...[machine, spareMachine, testA, spareTest, config, spareConfig, token, ...spareTokens, webhook, spareWebhook, dashboard, spareDashboard, gitRepo, spareGitRepo, mcpServer, spareMcpServer].map((r) => String(r.id)),
+    ...[machine, spareMachine, testA, spareTest, config, spareConfig, schedule, spareSchedule, token, ...spareTokens, webhook, spareWebhook, dashboard, spareDashboard, gitRepo, spareGitRepo, mcpServer, spareMcpServer].map((r) => String(r.id)),
     String(ping.id),
     String(task.id), String(task.public_id),
     // Names and usernames (hostnames are left out: B may use the same hostname for a machine of its own).

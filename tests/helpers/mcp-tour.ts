@@ -145,6 +145,21 @@ export async function tourEveryTool(client: Client, world: TourWorld): Promise<S
   const byMachine = await call<{ items: Run[]; next_cursor: string | null }>('runs_by_machine', { machine_id: world.machineId });
   expect(byMachine.items.map((each) => each.id)).toContain(run.id);
 
+  // What the run means: no thresholds (no verdict), its endpoints (the steps' names), no errors; made the test's
+  // baseline, then compared with it (itself: no change), and cleared.
+  const verdict = await call<{ finished: boolean; verdict: string | null; threshold_results: unknown[] }>('get_run_verdict', { run_id: run.public_id });
+  expect(verdict).toMatchObject({ finished: true, verdict: null, threshold_results: [] });
+  const endpoints = await call<{ endpoints: { name: string; requests: number }[] }>('get_run_endpoints', { run_id: run.id });
+  expect(endpoints.endpoints.map((one) => one.name).sort()).toEqual(['create item', 'hello']);
+  for (const one of endpoints.endpoints) expect(one.requests, one.name).toBeGreaterThan(0);
+  expect(await call('get_run_errors', { run_id: run.id })).toMatchObject({ groups: [], groups_total: 0, failures_total: 0 });
+  expect(await call('set_baseline', { test_id: testId, run_id: run.public_id })).toMatchObject({ test_id: testId, baseline_run_id: run.id });
+  const compared = await call<{ base: { id: string }; current: { id: string }; changes: Record<string, number | null> }>('compare_runs', { run_id: run.id, with: 'baseline' });
+  expect(compared.base.id).toBe(run.id);
+  expect(compared.current.id).toBe(run.id);
+  expect(compared.changes.requests_per_sec).toBe(0);
+  expect(await call('set_baseline', { test_id: testId, clear: true })).toMatchObject({ baseline_run_id: null });
+
   // The whole stored log, three lines a page: exactly the stored lines, in order, then complete.
   const pages: string[] = [];
   let cursor: string | undefined;

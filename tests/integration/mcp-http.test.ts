@@ -40,9 +40,14 @@ const toolNames = [
   'cancel_run',
   'wait_for_run',
   'validate_test',
+  'get_run_verdict',
+  'get_run_endpoints',
+  'get_run_errors',
+  'compare_runs',
+  'set_baseline',
 ];
 // validate_test writes only when asked for a dry run, but a hint is per tool: it may start a run, so it is no read.
-const writers = ['write_test', 'write_config', 'run_test', 'sync_git_repo', 'cancel_run', 'validate_test'];
+const writers = ['write_test', 'write_config', 'run_test', 'sync_git_repo', 'cancel_run', 'validate_test', 'set_baseline'];
 
 const owner = 'mcp-http-owner';
 let fixture: ServiceWithAgent;

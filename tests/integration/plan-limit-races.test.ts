@@ -50,6 +50,17 @@ describe('plan limits under concurrent creations', () => {
     expect(result.errors).toEqual(Array(5).fill('plan_limit_tests'));
   });
 
+  test('starter allows 5 schedules: of 8 created at once, 5 are created and 3 refused', async () => {
+    const token = await owner('race-schedules', 'starter');
+    const test = (await (await ts.request('/api/v1/tests', { method: 'POST', token, json: { name: 'scheduled', tool: 'k6', script: 'export default function () {}' } })).json()) as { id: string };
+    const result = await atOnce(
+      Array.from({ length: 8 }, (_, i) => () => ts.request('/api/v1/schedules', { method: 'POST', token, json: { test_id: test.id, cron: `${i} 0 1 1 *` } })),
+    );
+    expect(result.created, `statuses ${result.statuses.join(', ')}`).toBe(5);
+    expect(result.errors).toEqual(Array(3).fill('plan_limit_schedules'));
+    expect(((await (await ts.request('/api/v1/schedules', { token })).json()) as unknown[]).length).toBe(5);
+  });
+
   test('enterprise allows 5 API tokens per user: of 9 created at once, 5 are created and 4 refused', async () => {
     const token = await owner('race-tokens', 'enterprise');
     const result = await atOnce(Array.from({ length: 9 }, (_, i) => () => ts.request('/api/v1/api-tokens', { method: 'POST', token, json: { name: `k${i}` } })));

@@ -18,6 +18,7 @@ import { startTestService, type TestService } from '../helpers/test-service.ts';
 import { insertPoints } from '../helpers/metric-points.ts';
 import { storeIntervalEndpoints } from '../../core/services/metrics/run-endpoints.ts';
 import { sqlOf } from '../../core/services/sql.ts';
+import { Task } from '../../core/domain/entities/task.ts';
 
 let ts: TestService;
 let base: string;
@@ -169,6 +170,23 @@ async function agentReportsOnForeignAssignment() {
   expect(foreignResults[0]!.n).toBe(0);
 }
 
+/** A finished run of A's test (the walk's own run is still going): the baseline A sets, and the base A compares with. */
+let finishedOfA: Promise<string> | undefined;
+const finishedRunOfA = () =>
+  (finishedOfA ??= (async () => {
+    const em = ts.service.database.fork();
+    const id = crypto.randomUUID();
+    const finishedAt = new Date();
+    em.create(Task, {
+      ...{ id, publicId: newPublicId(), workspaceId: a.workspaceId, testId: String(a.test.id), configId: null, status: 'completed', transport: 'sse' },
+      ...{ requestedMachineIds: [], machineCount: 1, createdBy: null, errorMessage: null, thresholds: [], verdict: null, thresholdResults: [] },
+      ...{ p50: 5, p95: 6, p99: 6, errorRate: 0.5, requestsPerSec: 2, totalRequests: 6, logLines: 0, logSeq: 0, pendingUntil: null, pendingReason: null },
+      ...{ logTruncated: false, createdAt: new Date(finishedAt.getTime() - 60_000), startedAt: new Date(finishedAt.getTime() - 50_000), finishedAt },
+    });
+    await em.flush();
+    return id;
+  })());
+
 /** A's own metric call: 200 only when A's answer holds `expected` (A's run id): the routes do read A's series. */
 const ownMetric = (path: string, expected: string, method = 'GET') => async () => {
   const response = await call(a.jwt, method, path);
@@ -276,6 +294,21 @@ function cases(): Record<string, RouteCase> {
     'PATCH /api/v1/tests/:id': {
       foreign: async (t) => [await probe('test', t, 'PATCH', `/tests/${a.test.id}`, { json: { name: 'stolen' } })],
       own: { status: 200, call: () => call(a.jwt, 'PATCH', `/tests/${a.test.id}`, { json: { name: 'walk-a-test renamed' } }) },
+    },
+    'PUT /api/v1/tests/:id/baseline': {
+      foreign: async (t) => [
+        await probe('test', t, 'PUT', `/tests/${a.test.id}/baseline`, { json: { task_id: String(a.task.id) } }),
+        await probe("A's run as B's test's baseline", t, 'PUT', `/tests/${b.test.id}/baseline`, { json: { task_id: String(a.task.public_id) } }),
+      ],
+      own: { status: 200, call: async () => call(a.jwt, 'PUT', `/tests/${a.test.id}/baseline`, { json: { task_id: await finishedRunOfA() } }) },
+    },
+    'DELETE /api/v1/tests/:id/baseline': {
+      foreign: async (t) => [await probe('test', t, 'DELETE', `/tests/${a.test.id}/baseline`)],
+      own: { status: 204, call: () => call(a.jwt, 'DELETE', `/tests/${a.test.id}/baseline`) },
+    },
+    'GET /api/v1/tests/:id/trend': {
+      foreign: async (t) => [await probe('test', t, 'GET', `/tests/${a.test.id}/trend`), await probe('test, with a limit', t, 'GET', `/tests/${a.test.id}/trend?limit=5`)],
+      own: { status: 200, call: async () => ownMetric(`/tests/${a.test.id}/trend`, await finishedRunOfA())() },
     },
     'DELETE /api/v1/tests/:id': {
       foreign: async (t) => [await probe('test', t, 'DELETE', `/tests/${a.spareTest.id}`)],
@@ -572,6 +605,35 @@ function cases(): Record<string, RouteCase> {
       foreign: async (t) => Promise.all(task().map((id) => probe(id, t, 'DELETE', `/tasks/${id}`))),
       own: { status: 204, call: () => call(a.jwt, 'DELETE', `/tasks/${a.task.id}`) },
     },
+    'GET /api/v1/schedules': {
+      clean: { status: 200, call: (t) => call(t, 'GET', '/schedules') },
+      own: { status: 200, call: () => call(a.jwt, 'GET', '/schedules') },
+    },
+    'POST /api/v1/schedules': {
+      // A's test, config or machine named in B's schedule: the plain 404, as for ids that exist nowhere.
+      foreign: async (t) => [
+        await probe('test', t, 'POST', '/schedules', { json: { test_id: a.test.id, cron: '* * * * *' } }),
+        await probe('config', t, 'POST', '/schedules', { json: { test_id: b.test.id, cron: '* * * * *', config_id: a.config.id } }),
+        await probe('machine', t, 'POST', '/schedules', { json: { test_id: b.test.id, cron: '* * * * *', machine_ids: [a.machine.id] } }),
+      ],
+      clean: { status: 201, call: (t) => call(t, 'POST', '/schedules', { json: { test_id: b.test.id, cron: '0 0 1 1 *', enabled: false } }) },
+      own: { status: 201, call: () => call(a.jwt, 'POST', '/schedules', { json: { test_id: a.test.id, cron: '0 0 1 1 *', enabled: false } }) },
+    },
+    'GET /api/v1/schedules/:id': {
+      foreign: async (t) => [await probe('schedule', t, 'GET', `/schedules/${a.schedule.id}`)],
+      own: { status: 200, call: () => call(a.jwt, 'GET', `/schedules/${a.schedule.id}`) },
+    },
+    'PATCH /api/v1/schedules/:id': {
+      foreign: async (t) => [
+        await probe('schedule', t, 'PATCH', `/schedules/${a.schedule.id}`, { json: { cron: '* * * * *' } }),
+        await probe('schedule onto B', t, 'PATCH', `/schedules/${a.schedule.id}`, { json: { test_id: b.test.id } }),
+      ],
+      own: { status: 200, call: () => call(a.jwt, 'PATCH', `/schedules/${a.schedule.id}`, { json: { timezone: 'UTC' } }) },
+    },
+    'DELETE /api/v1/schedules/:id': {
+      foreign: async (t) => [await probe('schedule', t, 'DELETE', `/schedules/${a.spareSchedule.id}`)],
+      own: { status: 204, call: () => call(a.jwt, 'DELETE', `/schedules/${a.spareSchedule.id}`) },
+    },
     'GET /api/v1/configs': {
       clean: { status: 200, call: (t) => call(t, 'GET', '/configs') },
       own: { status: 200, call: () => call(a.jwt, 'GET', '/configs') },
@@ -670,6 +732,13 @@ function cases(): Record<string, RouteCase> {
     'GET /api/v1/tasks/:id/errors': {
       foreign: async (t) => [await probe('task', t, 'GET', `/tasks/${a.task.id}/errors`), await probe('task by public id', t, 'GET', `/tasks/${a.task.public_id}/errors`)],
       own: { status: 200, call: ownMetric(`/tasks/${a.task.public_id}/errors`, '"message":"walk-a error"') },
+    },
+    'GET /api/v1/tasks/:id/compare': {
+      foreign: async (t) => [
+        await probe('task, with its baseline', t, 'GET', `/tasks/${a.task.id}/compare?with=baseline`),
+        await probe('task by public id, with itself', t, 'GET', `/tasks/${a.task.public_id}/compare?with=${a.task.id}`),
+      ],
+      own: { status: 200, call: async () => ownMetric(`/tasks/${a.task.public_id}/compare?with=${await finishedRunOfA()}`, '"name":"walk-a endpoint"')() },
     },
     'GET /api/v1/agent': {
       custom: agentReportsOnForeignAssignment,

@@ -6,6 +6,7 @@ import { Machine } from './machine.ts';
 import { MemberInvitation } from './member-invitation.ts';
 import { Membership } from './membership.ts';
 import { RolePermissionOverride } from './role-permission-override.ts';
+import { Schedule } from './schedule.ts';
 import { Task } from './task.ts';
 import { TaskAssignment } from './task-assignment.ts';
 import { TestDefinition } from './test-definition.ts';
@@ -25,4 +26,5 @@ export const coreEntities = [
   LoadConfigEntity,
   Task,
   TaskAssignment,
+  Schedule,
 ];

@@ -11,6 +11,8 @@ export const Task = defineEntity({
     workspaceId: p.uuid(),
     testId: p.uuid(),
     configId: p.uuid().nullable(),
+    /** The schedule that started this run; null for a run started by hand. */
+    scheduleId: p.uuid().nullable(),
     status: p.string(),
     transport: p.string(),
     /** Machines asked for by the caller; empty: any one free machine. */

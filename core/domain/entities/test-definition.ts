@@ -14,6 +14,8 @@ export const TestDefinition = defineEntity({
     script: p.text(),
     /** Pass/fail conditions on a run's figures; each task copies them when it is created. */
     thresholds: p.json<Threshold[]>(),
+    /** A finished run of this test that `compare?with=baseline` compares against; null: none. */
+    baselineTaskId: p.uuid().nullable(),
     createdAt: p.datetime(),
     updatedAt: p.datetime(),
     deletedAt: p.datetime().nullable(),

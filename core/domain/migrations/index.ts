@@ -17,6 +17,8 @@ import { Migration0015UsageAndMachineRegion } from './0015-usage-and-machine-reg
 import { Migration0016McpServers } from './0016-mcp-servers.ts';
 import { Migration0017Thresholds } from './0017-thresholds.ts';
 import { Migration0018EndpointResults } from './0018-endpoint-results.ts';
+import { Migration0019TestBaselines } from './0019-test-baselines.ts';
+import { Migration0020Schedules } from './0020-schedules.ts';
 
 export const coreMigrations = [
   Migration0001Foundation,
@@ -37,4 +39,6 @@ export const coreMigrations = [
   Migration0016McpServers,
   Migration0017Thresholds,
   Migration0018EndpointResults,
+  Migration0019TestBaselines,
+  Migration0020Schedules,
 ];

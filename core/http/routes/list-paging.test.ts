@@ -19,6 +19,9 @@ function listRoutes() {
     // Bounded by definition, answered whole: a run's endpoints (at most 200 names and `(other)`, contract) and its error
     // groups (at most 500 and one `(other)` per kind), and the caller's own workspaces (the switcher shows them all).
     .filter((route) => !['/api/v1/tasks/:id/endpoints', '/api/v1/tasks/:id/errors', '/api/v1/auth/me/workspaces'].includes(route.path))
+    // A test's trend: its last `limit` finished runs (at most 200), oldest first, for a chart; older runs are paged by
+    // GET /tasks?test_id=, so it has a limit but no cursor.
+    .filter((route) => route.path !== '/api/v1/tests/:id/trend')
     .filter((route) => ((route.hooks as { response?: Record<string, { type?: string }> }).response?.[200]?.type ?? '') === 'array')
     .map((route) => ({ path: route.path, query: (route.hooks as { query?: { properties?: object } }).query }));
 }
@@ -46,6 +49,7 @@ beforeAll(async () => {
     await ts.request('/api/v1/configs', { method: 'POST', token: owner, json: { name: `c${i}`, vus: 1, duration: '1s' } });
     await ts.request('/api/v1/api-tokens', { method: 'POST', token: owner, json: { name: `k${i}` } });
     expect((await ts.request('/api/v1/tasks', { method: 'POST', token: owner, json: { testId: test.id } })).status).toBe(202);
+    expect((await ts.request('/api/v1/schedules', { method: 'POST', token: owner, json: { test_id: test.id, cron: `${i} 0 1 1 *` } })).status).toBe(201);
   }
   // Members are written straight to the database: this suite is about paging, not about how people join.
   const workspace = await json<{ id: string }>(await ts.request('/api/v1/workspace', { token: owner }));
@@ -100,6 +104,7 @@ describe('every list route', () => {
         '/api/v1/mcp-servers',
         '/api/v1/members',
         '/api/v1/members/invitations',
+        '/api/v1/schedules',
         '/api/v1/tasks',
         '/api/v1/tests',
         '/api/v1/webhooks',

@@ -10,7 +10,7 @@ import type { RouteDeps } from '../route-deps.ts';
 import { requireCaller } from '../require-caller.ts';
 import { bearerSecurity, errorResponses, IdParams, Integer } from '../schemas/common.ts';
 
-const Endpoint = t.Object(
+export const Endpoint = t.Object(
   {
     name: t.String({
       description: `the endpoint's name: the http tool's step name (default \`METHOD path\`), k6's \`name\` tag or URL, Locust's, JMeter's, Gatling's or Artillery's request name, a custom script's sample name; \`${otherEndpoint}\` holds every name past the first ${maxEndpointNames}`,

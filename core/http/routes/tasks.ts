@@ -33,6 +33,7 @@ const TaskView = t.Object(
     public_id: t.String({ description: 'short id; addresses the task like its UUID' }),
     test_id: t.String(),
     config_id: t.Nullable(t.String()),
+    schedule_id: t.Nullable(t.String({ description: 'the schedule that started this run; null for a run started by hand' })),
     status: t.String({ description: 'pending, running, completed, failed or cancelled' }),
     p50: t.Number({ description: 'milliseconds; 0 until measured' }),
     p95: t.Number({ description: 'milliseconds' }),

@@ -41,6 +41,7 @@ const WorkspaceView = t.Object(
       apiTokensPerUser: Integer(),
       machines: t.Nullable(Integer()),
       tests: t.Nullable(Integer()),
+      schedules: t.Nullable(Integer({ description: 'schedules per workspace; null: unlimited' })),
       retentionDays: Integer(),
       metricsRetentionDays: Integer(),
       aiToolCallsPerMonth: t.Nullable(Integer({ description: 'AI (MCP) tool calls per UTC calendar month; null: unlimited' })),

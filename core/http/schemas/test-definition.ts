@@ -69,6 +69,9 @@ export function testSchemas(toolIds: readonly string[]) {
       status: Status,
       script: t.String(),
       thresholds: Thresholds,
+      baseline_task_id: t.Nullable(
+        t.String({ description: 'the finished run of this test that compare?with=baseline compares against (PUT /tests/{id}/baseline); null: none' }),
+      ),
       created_at: Timestamp,
       updated_at: Timestamp,
     },
@@ -90,7 +93,9 @@ export function testSchemas(toolIds: readonly string[]) {
   return { TestView, TestCreate, TestPatch };
 }
 
-export function toTestView(test: Pick<TestDefinition, 'id' | 'name' | 'tool' | 'status' | 'script' | 'thresholds' | 'createdAt' | 'updatedAt'>) {
+export function toTestView(
+  test: Pick<TestDefinition, 'id' | 'name' | 'tool' | 'status' | 'script' | 'thresholds' | 'baselineTaskId' | 'createdAt' | 'updatedAt'>,
+) {
   return {
     id: test.id,
     name: test.name,
@@ -98,6 +103,7 @@ export function toTestView(test: Pick<TestDefinition, 'id' | 'name' | 'tool' | '
     status: test.status as (typeof testStatuses)[number],
     script: test.script,
     thresholds: test.thresholds ?? [],
+    baseline_task_id: test.baselineTaskId ?? null,
     created_at: test.createdAt.toISOString(),
     updated_at: test.updatedAt.toISOString(),
   };

@@ -8,6 +8,7 @@ export function toTaskView(task: Task, publicUrl: string) {
     public_id: task.publicId,
     test_id: task.testId,
     config_id: task.configId ?? null,
+    schedule_id: task.scheduleId ?? null,
     status: task.status,
     p50: Number(task.p50 ?? 0),
     p95: Number(task.p95 ?? 0),

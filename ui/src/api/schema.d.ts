@@ -202,6 +202,47 @@ export interface paths {
         patch: operations["patchTestsById"];
         trace?: never;
     };
+    "/api/v1/tests/{id}/baseline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set the test's baseline run
+         * @description Names a finished run of this test (completed or failed, having run; its UUID or public id) as the run that `GET /tasks/{id}/compare?with=baseline` compares against, replacing any earlier one. 404 for a run that is not in this workspace; 400 for a run of another test, or one that did not finish (pending, running, cancelled, never started). Answers the test with `baseline_task_id` (the run's UUID).
+         */
+        put: operations["putTestsByIdBaseline"];
+        post?: never;
+        /** Remove the test's baseline (204 also when it had none) */
+        delete: operations["deleteTestsByIdBaseline"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tests/{id}/trend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The test's last finished runs with their figures, oldest first
+         * @description The last `limit` runs of the test that finished (completed or failed, having run; cancelled runs and runs that never started are left out), by the time they finished, answered oldest first so they chart left to right: figures, status and verdict. Bounded by `limit` (default 20, at most 200), not paged; older runs: `GET /tasks?test_id=`.
+         */
+        get: operations["getTestsByIdTrend"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/api-tokens": {
         parameters: {
             query?: never;
@@ -598,6 +639,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/tasks/{id}/compare": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Compare a run with another run or with its test's baseline
+         * @description The run `{id}` (`current`) next to the run named by `with` (`base`): both runs' figures and verdicts, the relative change of p50, p95, p99, error_rate and requests_per_sec ((current - base) / base: 0.12 is 12 % higher; null when the base figure is 0), and the same per endpoint, matched by name (a name only one run has shows null figures on the other side and null changes). `with=baseline` compares with the baseline of the run's test (PUT /tests/{id}/baseline): 404 when it has none. A run of another workspace is a 404 like one that does not exist; 400 without `with`. The figures are those of GET /tasks/{id}: final once the run ended, so far while it runs.
+         */
+        get: operations["getTasksByIdCompare"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/otlp/v1/metrics": {
         parameters: {
             query?: never;
@@ -653,6 +714,46 @@ export interface paths {
         head?: never;
         /** Rename, or replace the load shape whole */
         patch: operations["patchConfigsById"];
+        trace?: never;
+    };
+    "/api/v1/schedules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The workspace's schedules, newest first */
+        get: operations["getSchedules"];
+        put?: never;
+        /**
+         * Schedule a test
+         * @description A run it starts is like POST /tasks with the schedule's test, config and machines, and carries `schedule_id`. A time missed while the service was down runs once at its next start. 404 for a test, config or machine not of this workspace; 403 `plan_limit_schedules` past the plan's number of schedules.
+         */
+        post: operations["postSchedules"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/schedules/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One schedule */
+        get: operations["getSchedulesById"];
+        put?: never;
+        post?: never;
+        /** Delete a schedule (the runs it started stay) */
+        delete: operations["deleteSchedulesById"];
+        options?: never;
+        head?: never;
+        /** Change or enable/disable a schedule */
+        patch: operations["patchSchedulesById"];
         trace?: never;
     };
     "/api/v1/webhooks": {
@@ -1263,6 +1364,7 @@ export interface components {
             script: string;
             /** @description pass/fail conditions on a run's merged figures, at most 50; each run copies them when it is created */
             thresholds: components["schemas"]["Threshold"][];
+            baseline_task_id: string | null;
             /**
              * Format: date-time
              * @description ISO 8601 UTC, ending in Z
@@ -1307,6 +1409,37 @@ export interface components {
             status?: "draft" | "active" | "archived";
             /** @description pass/fail conditions on a run's merged figures, at most 50; each run copies them when it is created; null or [] is none */
             thresholds?: components["schemas"]["Threshold"][] | null;
+        };
+        /** BaselineSet */
+        BaselineSet: {
+            /** @description a finished run (completed or failed) of this test: its UUID or public id */
+            task_id: string;
+        };
+        /** TrendPoint */
+        TrendPoint: {
+            /** @description the task UUID */
+            id: string;
+            public_id: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, ending in Z
+             */
+            finished_at: string;
+            /** @enum {string} */
+            status: "completed" | "failed";
+            verdict: ("passed" | "failed") | null;
+            /** @description milliseconds, from the merged histogram of every machine */
+            p50: number;
+            /** @description milliseconds */
+            p95: number;
+            /** @description milliseconds */
+            p99: number;
+            /** @description errors / requests, fraction 0..1 */
+            error_rate: number;
+            /** @description requests per second over the measured window */
+            requests_per_sec: number;
+            /** @description requests of every machine */
+            total_requests: number;
         };
         /** ApiToken */
         ApiToken: {
@@ -1358,6 +1491,7 @@ export interface components {
                 apiTokensPerUser: number;
                 machines: number | null;
                 tests: number | null;
+                schedules: number | null;
                 retentionDays: number;
                 metricsRetentionDays: number;
                 aiToolCallsPerMonth: number | null;
@@ -1540,6 +1674,7 @@ export interface components {
             public_id: string;
             test_id: string;
             config_id: string | null;
+            schedule_id: string | null;
             /** @description pending, running, completed, failed or cancelled */
             status: string;
             /** @description milliseconds; 0 until measured */
@@ -1647,6 +1782,55 @@ export interface components {
             /** @description failures of this endpoint, kind and code across machines */
             count: number;
         };
+        /**
+         * ComparedRun
+         * @description a run's figures as GET /tasks/{id} shows them (0 until measured)
+         */
+        ComparedRun: {
+            /** @description the task UUID */
+            id: string;
+            public_id: string;
+            /** @description milliseconds, from the merged histogram of every machine */
+            p50: number;
+            /** @description milliseconds */
+            p95: number;
+            /** @description milliseconds */
+            p99: number;
+            /** @description errors / requests, fraction 0..1 */
+            error_rate: number;
+            /** @description requests per second over the measured window */
+            requests_per_sec: number;
+            /** @description requests of every machine */
+            total_requests: number;
+            verdict: ("passed" | "failed") | null;
+        };
+        /** FigureChanges */
+        FigureChanges: {
+            p50: number | null;
+            p95: number | null;
+            p99: number | null;
+            error_rate: number | null;
+            requests_per_sec: number | null;
+        };
+        /** EndpointComparison */
+        EndpointComparison: {
+            /** @description the endpoint name, matched between the runs */
+            name: string;
+            /** @description the base run's figures for the name; null when it has none */
+            base: components["schemas"]["TaskEndpoint"] | null;
+            /** @description the current run's figures for the name; null when it has none */
+            current: components["schemas"]["TaskEndpoint"] | null;
+            /** @description null unless both runs have the name */
+            changes: components["schemas"]["FigureChanges"] | null;
+        };
+        /** RunComparison */
+        RunComparison: {
+            base: components["schemas"]["ComparedRun"];
+            current: components["schemas"]["ComparedRun"];
+            changes: components["schemas"]["FigureChanges"];
+            /** @description every endpoint name of either run: the current run's first (most requests first), then those only the base has; `(other)` last */
+            endpoints: components["schemas"]["EndpointComparison"][];
+        };
         /** LoadConfig */
         LoadConfig: {
             id: string;
@@ -1669,6 +1853,64 @@ export interface components {
              * @description ISO 8601 UTC, ending in Z
              */
             updated_at: string;
+        };
+        /** Schedule */
+        Schedule: {
+            id: string;
+            test_id: string;
+            /** @description five fields: minute hour day-of-month month day-of-week (e.g. "0 3 * * mon-fri"); values, ranges, steps (*\/15), lists, month and day names; when both day fields are restricted a day matches either (as Vixie cron reads them) */
+            cron: string;
+            /** @description canonical IANA name */
+            timezone: string;
+            config_id: string | null;
+            /** @description machines its runs run on together; empty: one free machine */
+            machine_ids: string[];
+            enabled: boolean;
+            next_run_at: string | null;
+            last_task_id: string | null;
+            last_run_at: string | null;
+            last_error: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, ending in Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, ending in Z
+             */
+            updated_at: string;
+        };
+        /** ScheduleCreate */
+        ScheduleCreate: {
+            /** @description a test of the workspace */
+            test_id: string;
+            /** @description five fields: minute hour day-of-month month day-of-week (e.g. "0 3 * * mon-fri"); values, ranges, steps (*\/15), lists, month and day names; when both day fields are restricted a day matches either (as Vixie cron reads them) */
+            cron: string;
+            /** @description IANA time zone the cron expression is read in (e.g. Europe/Berlin), default UTC. A time skipped when the clock moves forward runs when it jumps; a time repeated when it moves back runs once */
+            timezone?: string;
+            config_id?: string | null;
+            /** @description machines of the workspace to run on together; default: one free machine */
+            machine_ids?: string[];
+            /** @description default true; a disabled schedule never fires */
+            enabled?: boolean;
+        };
+        /**
+         * ScheduleChange
+         * @description any of the fields; a new cron or timezone, or enabling it again, sets next_run_at from now (what it missed meanwhile never runs)
+         */
+        ScheduleChange: {
+            /** @description a test of the workspace */
+            test_id?: string;
+            /** @description five fields: minute hour day-of-month month day-of-week (e.g. "0 3 * * mon-fri"); values, ranges, steps (*\/15), lists, month and day names; when both day fields are restricted a day matches either (as Vixie cron reads them) */
+            cron?: string;
+            /** @description IANA time zone the cron expression is read in (e.g. Europe/Berlin), default UTC. A time skipped when the clock moves forward runs when it jumps; a time repeated when it moves back runs once */
+            timezone?: string;
+            config_id?: string | null;
+            /** @description machines of the workspace to run on together; default: one free machine */
+            machine_ids?: string[];
+            /** @description default true; a disabled schedule never fires */
+            enabled?: boolean;
         };
         /** Webhook */
         Webhook: {
@@ -2756,6 +2998,109 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
         };
     };
+    putTestsByIdBaseline: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description act in this workspace of the caller's (default: their oldest; an API token acts only in its own); any other value answers 404 */
+                "X-Workspace-Id"?: string;
+            };
+            path: {
+                /** @description the resource id (UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BaselineSet"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Test"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    deleteTestsByIdBaseline: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description act in this workspace of the caller's (default: their oldest; an API token acts only in its own); any other value answers 404 */
+                "X-Workspace-Id"?: string;
+            };
+            path: {
+                /** @description the resource id (UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description done; no content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getTestsByIdTrend: {
+        parameters: {
+            query?: {
+                /** @description runs, 1..200 (default 20); empty means the default */
+                limit?: number | string;
+            };
+            header?: {
+                /** @description act in this workspace of the caller's (default: their oldest; an API token acts only in its own); any other value answers 404 */
+                "X-Workspace-Id"?: string;
+            };
+            path: {
+                /** @description the resource id (UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrendPoint"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
     getApiTokens: {
         parameters: {
             query?: {
@@ -3798,6 +4143,41 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
         };
     };
+    getTasksByIdCompare: {
+        parameters: {
+            query: {
+                /** @description the run to compare with (the base): its UUID or public id, or `baseline` for the baseline of the run's test */
+                with: string;
+            };
+            header?: {
+                /** @description act in this workspace of the caller's (default: their oldest; an API token acts only in its own); any other value answers 404 */
+                "X-Workspace-Id"?: string;
+            };
+            path: {
+                /** @description the resource id (UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunComparison"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
     postOtlpV1Metrics: {
         parameters: {
             query?: never;
@@ -4028,6 +4408,177 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LoadConfig"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getSchedules: {
+        parameters: {
+            query?: {
+                /** @description page size, 1 to 1000 (default 100); empty means the default */
+                limit?: number | string;
+                /** @description X-Next-Cursor of the previous page (opaque; any other value answers 400); empty means the first page */
+                cursor?: string;
+            };
+            header?: {
+                /** @description act in this workspace of the caller's (default: their oldest; an API token acts only in its own); any other value answers 404 */
+                "X-Workspace-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description present when more rows remain: `<next page URL>; rel="next"` */
+                    Link?: string;
+                    /** @description present when more rows remain: the cursor of the next page */
+                    "X-Next-Cursor"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Schedule"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    postSchedules: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description act in this workspace of the caller's (default: their oldest; an API token acts only in its own); any other value answers 404 */
+                "X-Workspace-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ScheduleCreate"];
+            };
+        };
+        responses: {
+            /** @description created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Schedule"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getSchedulesById: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description act in this workspace of the caller's (default: their oldest; an API token acts only in its own); any other value answers 404 */
+                "X-Workspace-Id"?: string;
+            };
+            path: {
+                /** @description the resource id (UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Schedule"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    deleteSchedulesById: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description act in this workspace of the caller's (default: their oldest; an API token acts only in its own); any other value answers 404 */
+                "X-Workspace-Id"?: string;
+            };
+            path: {
+                /** @description the resource id (UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description done; no content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    patchSchedulesById: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description act in this workspace of the caller's (default: their oldest; an API token acts only in its own); any other value answers 404 */
+                "X-Workspace-Id"?: string;
+            };
+            path: {
+                /** @description the resource id (UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ScheduleChange"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Schedule"];
                 };
             };
             400: components["responses"]["BadRequest"];
