@@ -28,7 +28,8 @@ const instructions =
   'reports p50/p95/p99 latency in milliseconds, error_rate as a fraction 0..1, requests_per_sec and total_requests. A typical session: ' +
   'whoami (what you may do), list_tests or write_test (native HTTP steps need no code; the loadplane://script-formats/<tool> resources ' +
   'show each script format, validate_test checks one), run_test, wait_for_run, then get_run_verdict (thresholds), get_run_endpoints and get_run_errors (what was slow or failed), ' +
-  'compare_runs (with another run or the test\'s baseline: set_baseline), get_run_logs or query_metrics. Lists are paged ' +
+  'compare_runs (with another run or the test\'s baseline: set_baseline), get_run_logs or query_metrics; write_schedule runs a test by ' +
+  'cron (list_schedules shows them). Lists are paged ' +
   '(limit, cursor -> next_cursor). Every tool call counts against the workspace\'s monthly AI tool-call budget (usage).';
 
 export function createMcpServer(options: McpServerOptions): Server {

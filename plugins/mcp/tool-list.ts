@@ -1,6 +1,6 @@
 /**
  * Every tool the MCP server offers, in the spec's order, then ours (cancel_run, wait_for_run, validate_test), then what a
- * run means (its verdict, endpoints, errors, a comparison, a test's baseline).
+ * run means (its verdict, endpoints, errors, a comparison, a test's baseline), then schedules.
  */
 import type { AnyTool } from './tool-registry.ts';
 import { listConfigs, writeConfig } from './tools/configs.ts';
@@ -14,6 +14,7 @@ import { getRunLogs } from './tools/run-logs.ts';
 import { getRunVerdict } from './tools/run-verdict.ts';
 import { setBaseline } from './tools/set-baseline.ts';
 import { getRun, listRuns, runsByMachine } from './tools/runs.ts';
+import { listSchedules, writeSchedule } from './tools/schedules.ts';
 import { getTest, listTests, validateTest, writeTest } from './tools/tests.ts';
 import { auditLog, listEnvVars, listGitRepos, syncGitRepo } from './tools/workspace-data.ts';
 import { limits, usage, whoami } from './tools/workspace.ts';
@@ -50,6 +51,8 @@ export const mcpTools: readonly AnyTool[] = [
   getRunErrors,
   compareRuns,
   setBaseline,
+  listSchedules,
+  writeSchedule,
 ];
 
 export const toolsByName: ReadonlyMap<string, AnyTool> = new Map(mcpTools.map((tool) => [tool.name, tool]));

@@ -1,8 +1,8 @@
 /**
  * A tour of every MCP tool with real data, the same over either transport: a test of native steps against a local
  * target, run on the workspace's agent, waited for, its logs paged through; a load configuration; metrics and OTLP
- * series of the run; a dashboard, a git repository, an environment variable; a run cancelled. Returns the tools it
- * called, so a suite can hold that every tool was.
+ * series of the run; a schedule; a dashboard, a git repository, an environment variable; a run cancelled. Returns the
+ * tools it called, so a suite can hold that every tool was.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { expect } from 'bun:test';
@@ -160,6 +160,24 @@ export async function tourEveryTool(client: Client, world: TourWorld): Promise<S
   expect(compared.changes.requests_per_sec).toBe(0);
   expect(await call('set_baseline', { test_id: testId, clear: true })).toMatchObject({ baseline_run_id: null });
 
+  // A schedule of the test (disabled, so it never fires during the tour), listed by its test, changed, deleted.
+  type Schedule = { id: string; test_id: string; cron: string; timezone: string; config_id: string | null; enabled: boolean; next_run_at: string | null };
+  const scheduled = await call<{ schedule: Schedule; created: boolean }>('write_schedule', {
+    test_id: testId,
+    cron: '0 3 * * mon-fri',
+    timezone: 'Europe/Berlin',
+    config_id: config.config.id,
+    enabled: false,
+  });
+  expect(scheduled).toMatchObject({ created: true, schedule: { test_id: testId, timezone: 'Europe/Berlin', config_id: config.config.id, enabled: false, next_run_at: null } });
+  const scheduleId = scheduled.schedule.id;
+  const schedules = await call<{ items: Schedule[]; next_cursor: string | null }>('list_schedules', { test_id: testId });
+  expect(schedules).toEqual({ items: [scheduled.schedule], next_cursor: null });
+  const rescheduled = await call<{ schedule: Schedule; created: boolean }>('write_schedule', { schedule_id: scheduleId, cron: '30 4 * * *', config_id: null });
+  expect(rescheduled).toMatchObject({ created: false, schedule: { id: scheduleId, cron: '30 4 * * *', config_id: null, enabled: false } });
+  expect(await call('write_schedule', { schedule_id: scheduleId, delete: true })).toEqual({ schedule: null, created: false, deleted: true });
+  expect((await rest(`/api/v1/schedules/${scheduleId}`)).status).toBe(404);
+
   // The whole stored log, three lines a page: exactly the stored lines, in order, then complete.
   const pages: string[] = [];
   let cursor: string | undefined;
@@ -244,7 +262,7 @@ export async function tourEveryTool(client: Client, world: TourWorld): Promise<S
 
   // Everything above is in the audit log, by the token it was done with.
   const audit = await call<{ items: { action: string }[] }>('audit_log', { limit: 200 });
-  expect(audit.items.map((entry) => entry.action)).toEqual(expect.arrayContaining(['test.created', 'config.created', 'run.cancelled']));
+  expect(audit.items.map((entry) => entry.action)).toEqual(expect.arrayContaining(['test.created', 'config.created', 'schedule.deleted', 'run.cancelled']));
 
   // A refusal of REST is a tool error with its code and message.
   const missing = await callToolError(client, 'get_run', { run_id: crypto.randomUUID() });

@@ -45,9 +45,13 @@ const toolNames = [
   'get_run_errors',
   'compare_runs',
   'set_baseline',
+  'list_schedules',
+  'write_schedule',
 ];
 // validate_test writes only when asked for a dry run, but a hint is per tool: it may start a run, so it is no read.
-const writers = ['write_test', 'write_config', 'run_test', 'sync_git_repo', 'cancel_run', 'validate_test', 'set_baseline'];
+const writers = ['write_test', 'write_config', 'run_test', 'sync_git_repo', 'cancel_run', 'validate_test', 'set_baseline', 'write_schedule'];
+// cancel_run stops a run; write_schedule deletes a schedule when asked to (delete: true).
+const destructive = ['cancel_run', 'write_schedule'];
 
 const owner = 'mcp-http-owner';
 let fixture: ServiceWithAgent;
@@ -109,7 +113,7 @@ describe('POST /api/mcp', () => {
       expect(tool.inputSchema, tool.name).toMatchObject({ type: 'object', additionalProperties: false });
       expect(tool.outputSchema?.type, tool.name).toBe('object');
       expect(tool.annotations?.readOnlyHint, tool.name).toBe(!writers.includes(tool.name));
-      expect(tool.annotations?.destructiveHint ?? false, tool.name).toBe(tool.name === 'cancel_run');
+      expect(tool.annotations?.destructiveHint ?? false, tool.name).toBe(destructive.includes(tool.name));
       expect(tool.annotations?.openWorldHint, tool.name).toBe(false);
     }
     // Paged lists take limit and cursor, and answer next_cursor.

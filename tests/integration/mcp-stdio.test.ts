@@ -100,7 +100,7 @@ describe('loadplane mcp (stdio)', () => {
     const answers = protocolOnly(result.stdout);
     expect([...answers.keys()].sort()).toEqual([1, 2, 3, 4, 5]);
     expect(answers.get(1)!.result!.serverInfo).toMatchObject({ name: 'loadplane' });
-    expect((answers.get(2)!.result!.tools as unknown[]).length).toBe(31);
+    expect((answers.get(2)!.result!.tools as unknown[]).length).toBe(33);
     expect(answers.get(3)!.result!.structuredContent).toMatchObject({ role: 'owner' });
     expect(answers.get(4)!.result).toMatchObject({ isError: true });
     expect(JSON.parse((answers.get(4)!.result!.content as { text: string }[])[0]!.text)).toMatchObject({ error: 'not_found', status: 404 });
@@ -123,7 +123,7 @@ describe('loadplane mcp (stdio)', () => {
 
   test('the SDK client over stdio: every tool listed, and called with real data over the network', async () => {
     const { tools } = await client.listTools();
-    expect(tools).toHaveLength(31);
+    expect(tools).toHaveLength(33);
     const called = await tourEveryTool(client, { ts: fixture.ts, token: fixture.token, machineId, hostname: `${owner}-agent`, target, git, prefix: 'stdio' });
     expect(called.size, clientStderr()).toBe(tools.length);
     expect([...called].sort()).toEqual(tools.map((tool) => tool.name).sort());

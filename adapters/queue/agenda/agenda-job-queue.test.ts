@@ -10,7 +10,7 @@ import { silentLogger } from '../../../core/kernel/logger.ts';
 import { requireOrSkip } from '../../../tests/helpers/k6-binary.ts';
 import { POSTGRES_SKIP_MESSAGE, startPostgresServer } from '../../../tests/helpers/postgres-server.ts';
 import { waitFor } from '../../../tests/helpers/process-probes.ts';
-import { createAgendaJobQueue, guardUnlocks } from './agenda-job-queue.ts';
+import { createAgendaJobQueue, guardProcessor, guardUnlocks } from './agenda-job-queue.ts';
 
 const cleanups: Array<() => Promise<void>> = [];
 afterAll(async () => {
@@ -65,4 +65,28 @@ test("Agenda's unawaited unlock never rejects: a lost connection during it is a 
   await waitFor(() => warnings.length === 1, 10_000, 'the warning');
   expect(warnings[0]).toContain('not released');
   expect(unlocked).toEqual(['kept']);
+});
+
+test("Agenda's unawaited processor calls never reject: a lost connection inside them becomes Agenda's 'error' event", async () => {
+  const lost = Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' });
+  const emitted: unknown[] = [];
+  class Processor {
+    agenda = { emit: (_event: 'error', error: unknown) => void emitted.push(error) };
+    async process() {
+      throw lost;
+    }
+    async jobProcessing() {
+      return 'processed';
+    }
+  }
+  const processor = new Processor();
+  guardProcessor(processor);
+  guardProcessor(new Processor()); // a second queue in the process: the prototype is wrapped once
+  // As Agenda calls it from its interval: not awaited. A rejection here would fail this test as an unhandled error.
+  void processor.process();
+  await waitFor(() => emitted.length === 1, 10_000, 'the error event');
+  expect(emitted).toEqual([lost]);
+  // A caller that awaits still gets the result, or the rejection.
+  expect(await processor.jobProcessing()).toBe('processed');
+  await expect(processor.process()).rejects.toBe(lost);
 });

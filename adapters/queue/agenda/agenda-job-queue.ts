@@ -69,6 +69,36 @@ export function guardUnlocks(repository: UnlockingRepository, logger: Pick<Logge
     unlockJob(job).catch((error: unknown) => logger.warn('agenda: a job lock was not released (it expires on its own)', { error: String(error) }));
 }
 
+/** The JobProcessor methods Agenda calls without awaiting them (from its interval, per job, and after each job). */
+const unawaitedProcessorMethods = ['process', 'jobProcessing', 'runOrRetry'] as const;
+const guardedPrototypes = new WeakSet<object>();
+
+interface ProcessorLike {
+  agenda: { emit(event: 'error', error: unknown): unknown };
+}
+
+/**
+ * Agenda's job processor calls `process()` from a timer, and `jobProcessing()` and `runOrRetry(job)` from each other,
+ * none of them awaited: when PostgreSQL ends the connection under a query inside them, their promise rejects with
+ * nobody to handle it, which ends the process (CI saw 57P01 end the connection-loss test). Each call's promise gets a
+ * handler that reports the error as Agenda's own 'error' event (logged as a warning); a caller that awaits the call still
+ * gets the rejection. The processor is not exported, so its prototype is reached through a started Agenda, once.
+ */
+export function guardProcessor(processor: object | undefined): void {
+  const prototype = processor ? Object.getPrototypeOf(processor) : null;
+  if (!prototype || guardedPrototypes.has(prototype)) return;
+  guardedPrototypes.add(prototype);
+  for (const name of unawaitedProcessorMethods) {
+    const original = prototype[name] as ((...args: unknown[]) => unknown) | undefined;
+    if (typeof original !== 'function') continue;
+    prototype[name] = function (this: ProcessorLike, ...args: unknown[]) {
+      const result = original.apply(this, args);
+      if (result instanceof Promise) result.catch((error: unknown) => this.agenda.emit('error', error));
+      return result;
+    };
+  }
+}
+
 const defineOn = (agenda: Agenda, name: string, handler: () => Promise<void>) =>
   agenda.define(name, async () => {
     await handler();
@@ -122,6 +152,7 @@ export async function createAgendaJobQueue(options: AgendaQueueOptions): Promise
       started.on('error', (error: unknown) => options.logger.warn('agenda error', { error: String(error) }));
       for (const [name, handler] of definitions) defineOn(started, name, handler);
       await started.start();
+      guardProcessor((started as unknown as { jobProcessor?: object }).jobProcessor);
       for (const [name, millis] of schedules) await started.every(millis, name);
       agenda = started;
     },

@@ -1,8 +1,8 @@
 /** list_runs, get_run and runs_by_machine: runs (tasks) with their figures, newest first. */
 import { type Static, Type } from '@sinclair/typebox';
-import { RestError, type RestClient } from '../rest-client.ts';
+import type { RestClient } from '../rest-client.ts';
 import { defineTool } from '../tool-registry.ts';
-import { newestFirst, NextCursor, Nullable, pageArgs, pageOf } from '../paging.ts';
+import { newestFirst, NextCursor, Nullable, pageArgs, pageOf, scanFiltered } from '../paging.ts';
 
 export const Run = Type.Object(
   {
@@ -61,25 +61,6 @@ export const getRun = defineTool({
   run: async ({ run_id }, { rest }) => ({ run: await getRunRecord(rest, run_id) }),
 });
 
-/** Where a runs_by_machine scan stopped: the REST page it was in and how far into it. */
-interface ScanCursor {
-  c: string | null;
-  s: number;
-}
-
-const encodeScan = (cursor: ScanCursor) => btoa(JSON.stringify(cursor)).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
-
-function decodeScan(cursor: string | undefined): ScanCursor {
-  if (!cursor) return { c: null, s: 0 };
-  try {
-    const parsed = JSON.parse(atob(cursor.replaceAll('-', '+').replaceAll('_', '/'))) as ScanCursor;
-    if ((parsed.c === null || typeof parsed.c === 'string') && Number.isInteger(parsed.s) && parsed.s >= 0) return parsed;
-  } catch {
-    // Refused below.
-  }
-  throw new RestError(400, 'bad_request', 'cursor is not valid; use the next_cursor of a previous runs_by_machine answer');
-}
-
 /** REST has no filter by machine: runs are scanned newest first, this many per REST page and at most this many per call. */
 const scanPageSize = 200;
 const maxScannedPerCall = 5000;
@@ -93,26 +74,12 @@ export const runsByMachine = defineTool({
   input: Type.Object({ machine_id: Type.String({ minLength: 1, description: 'the machine id' }), ...pageArgs }, { additionalProperties: false }),
   output: Type.Object({ items: Type.Array(Run), next_cursor: NextCursor, scanned: Type.Integer({ description: 'runs of the workspace looked at' }) }),
   annotations: { readOnlyHint: true, idempotentHint: true },
-  async run({ machine_id, limit = 50, cursor }, { rest }) {
-    let { c, s } = decodeScan(cursor);
-    const items: RunView[] = [];
-    let scanned = 0;
-    for (;;) {
-      const page = await rest.page<RunView>('/tasks', { limit: scanPageSize, cursor: c });
-      for (let index = s; index < page.items.length; index++) {
-        scanned++;
-        const run = page.items[index]!;
-        if (!run.machine_ids.includes(machine_id)) continue;
-        items.push(run);
-        if (items.length === limit) {
-          const more = index + 1 < page.items.length || page.next_cursor !== null;
-          return { items, next_cursor: more ? encodeScan({ c, s: index + 1 }) : null, scanned };
-        }
-      }
-      if (!page.next_cursor) return { items, next_cursor: null, scanned };
-      c = page.next_cursor;
-      s = 0;
-      if (scanned >= maxScannedPerCall) return { items, next_cursor: encodeScan({ c, s }), scanned };
-    }
-  },
+  run: ({ machine_id, limit, cursor }, { rest }) =>
+    scanFiltered<RunView>(rest, { limit, cursor }, {
+      tool: 'runs_by_machine',
+      path: '/tasks',
+      keep: (run) => run.machine_ids.includes(machine_id),
+      pageSize: scanPageSize,
+      maxScanned: maxScannedPerCall,
+    }),
 });
