@@ -1,9 +1,12 @@
 /**
  * Query options shared by several pages (for useQuery): testsQuery (the list), testQuery(id), machinesQuery,
- * taskQuery(id), taskEndpointsQuery(id, live), taskErrorsQuery(id, live), configsQuery; isLiveStatus(status).
- * Keys: ['tests'], ['tests', id], ['machines'], ['tasks', id], ['tasks', id, 'endpoints' | 'errors', live], ['configs'].
+ * taskQuery(id), taskEndpointsQuery(id, live), taskErrorsQuery(id, live), configsQuery, taskCompareQuery(id, withRun, live),
+ * testTrendQuery(id, limit), schedulesQuery (every page); isLiveStatus(status).
+ * Keys: ['tests'], ['tests', id], ['machines'], ['tasks', id], ['tasks', id, 'endpoints' | 'errors', live], ['configs'],
+ * ['tasks', id, 'compare', with, live], ['tests', id, 'trend', limit], ['schedules'].
  */
-import { api, unwrap } from './client';
+import { api, unwrap, unwrapPage } from './client';
+import type { Schedule } from './types';
 
 export const testsQuery = {
   queryKey: ['tests'] as const,
@@ -41,6 +44,35 @@ export const taskErrorsQuery = (id: string, live = false) => ({
 export const configsQuery = {
   queryKey: ['configs'] as const,
   queryFn: () => unwrap(api.GET('/api/v1/configs', { params: { query: { limit: 1000 } } })),
+};
+
+/** A run next to another (`withRun`: its UUID or public id, or `baseline`); a 404 for `baseline` means the test has none. */
+export const taskCompareQuery = (id: string, withRun: string, live = false) => ({
+  queryKey: ['tasks', id, 'compare', withRun, live] as const,
+  queryFn: () => unwrap(api.GET('/api/v1/tasks/{id}/compare', { params: { path: { id }, query: { with: withRun } } })),
+});
+
+/** The test's last `limit` finished runs, oldest first (GET /tests/{id}/trend). */
+export const testTrendQuery = (id: string, limit = 20) => ({
+  queryKey: ['tests', id, 'trend', limit] as const,
+  queryFn: () => unwrap(api.GET('/api/v1/tests/{id}/trend', { params: { path: { id }, query: { limit } } })),
+});
+
+/** Every schedule of the workspace (GET /schedules is paged: follows X-Next-Cursor), newest first. */
+export const schedulesQuery = {
+  queryKey: ['schedules'] as const,
+  queryFn: async () => {
+    const all: Schedule[] = [];
+    let cursor: string | null = null;
+    for (let page = 0; page < 50; page++) {
+      const query: { limit: number; cursor?: string } = cursor ? { limit: 1000, cursor } : { limit: 1000 };
+      const got: { items: Schedule[]; nextCursor: string | null } = await unwrapPage(api.GET('/api/v1/schedules', { params: { query } }));
+      all.push(...got.items);
+      cursor = got.nextCursor;
+      if (!cursor) break;
+    }
+    return all;
+  },
 };
 
 /** Whether a task status is not final yet. */

@@ -1,6 +1,7 @@
 /**
  * Short names for the API's schemas. Exports: Task, Test, Machine, LoadConfig, Identity, Workspace, MyWorkspace, ApiToken,
- * CreatedApiToken, Stage, Threshold, ThresholdResult, TaskEndpoint, TaskErrorGroup, TimeseriesPoint.
+ * CreatedApiToken, Stage, Threshold, ThresholdResult, TaskEndpoint, TaskErrorGroup, TimeseriesPoint,
+ * RunComparison, ComparedRun, FigureChanges, EndpointChange, TrendPoint, Schedule, ScheduleCreate, ScheduleChange.
  */
 import type { components } from './schema';
 
@@ -20,3 +21,11 @@ export type ThresholdResult = Schemas['ThresholdResult'];
 export type TaskEndpoint = Schemas['TaskEndpoint'];
 export type TaskErrorGroup = Schemas['TaskErrorGroup'];
 export type TimeseriesPoint = Schemas['TimeseriesPoint'];
+export type RunComparison = Schemas['RunComparison'];
+export type ComparedRun = Schemas['ComparedRun'];
+export type FigureChanges = Schemas['FigureChanges'];
+export type EndpointChange = Schemas['EndpointComparison'];
+export type TrendPoint = Schemas['TrendPoint'];
+export type Schedule = Schemas['Schedule'];
+export type ScheduleCreate = Schemas['ScheduleCreate'];
+export type ScheduleChange = Schemas['ScheduleChange'];

@@ -1,6 +1,6 @@
 /**
  * The run page (/runs/:id): verdict, status, why it waits, figures, thresholds, figures per endpoint, errors, machines,
- * cancel, charts, a comparison with another run (per endpoint too) and the live log.
+ * cancel, "Set as baseline", charts, a comparison with the baseline or another run (per endpoint too) and the live log.
  */
 import { lazy, Suspense, useMemo } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -12,6 +12,7 @@ import { ErrorNotice } from '../../components/common/error-notice';
 import { Loading } from '../../components/common/loading';
 import { PageHeader } from '../../components/common/page-header';
 import { LiveLog } from '../../components/live-log/live-log';
+import { BaselineControl } from './baseline-control';
 import { RunCompare } from './run-compare';
 import { RunEndpoints } from './run-endpoints';
 import { RunErrors } from './run-errors';
@@ -79,7 +80,9 @@ export default function RunPage() {
           </>
         }
         actions={
-          live ? (
+          !live ? (
+            <BaselineControl task={run} test={test.data} />
+          ) : (
             <ConfirmButton
               label="Cancel run"
               confirmLabel="Yes, cancel the run"
@@ -88,7 +91,7 @@ export default function RunPage() {
               busy={cancel.isPending}
               onConfirm={() => cancel.mutate(run.id)}
             />
-          ) : null
+          )
         }
       />
       <ErrorNotice error={cancel.error} />
@@ -113,7 +116,7 @@ export default function RunPage() {
           </Suspense>
         )}
       </section>
-      {run.status === 'pending' ? null : <RunCompare task={run} live={live} />}
+      {run.status === 'pending' ? null : <RunCompare task={run} test={test.data} live={live} />}
       <LiveLog taskId={run.id} live={live} downloadName={`run-${run.public_id || run.id}.log`} />
     </>
   );

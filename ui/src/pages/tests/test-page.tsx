@@ -1,4 +1,4 @@
-/** The test page (/tests/:id, /tests/new): the test's form (name, tool, script, thresholds), then for a saved test "Start a run" and its recent runs. */
+/** The test page (/tests/:id, /tests/new): the test's form (name, tool, script, thresholds), then for a saved test "Start a run", its recent runs, the trend of its last runs and its schedules. */
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams, useSearch } from 'wouter';
 import { ApiError } from '../../api/api-error';
@@ -8,6 +8,8 @@ import { Loading } from '../../components/common/loading';
 import { PageHeader } from '../../components/common/page-header';
 import { RecentRuns } from './recent-runs';
 import { StartRunPanel } from './start-run-panel';
+import { TestSchedules } from './test-schedules';
+import { TestTrend } from './test-trend';
 import { TestForm } from './test-form';
 
 export default function TestPage() {
@@ -61,6 +63,8 @@ export default function TestPage() {
       <TestForm key={test.id} test={test} initialTool={test.tool} />
       <StartRunPanel test={test} />
       <RecentRuns testId={test.id} />
+      <TestTrend testId={test.id} baselineId={test.baseline_task_id} />
+      <TestSchedules test={test} />
     </>
   );
 }
