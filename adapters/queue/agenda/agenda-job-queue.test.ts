@@ -10,7 +10,7 @@ import { silentLogger } from '../../../core/kernel/logger.ts';
 import { requireOrSkip } from '../../../tests/helpers/k6-binary.ts';
 import { POSTGRES_SKIP_MESSAGE, startPostgresServer } from '../../../tests/helpers/postgres-server.ts';
 import { waitFor } from '../../../tests/helpers/process-probes.ts';
-import { createAgendaJobQueue, guardProcessor, guardUnlocks } from './agenda-job-queue.ts';
+import { createAgendaJobQueue, guardProcessor, guardUnlocks, retryingConnectionLoss } from './agenda-job-queue.ts';
 
 const cleanups: Array<() => Promise<void>> = [];
 afterAll(async () => {
@@ -89,4 +89,35 @@ test("Agenda's unawaited processor calls never reject: a lost connection inside 
   // A caller that awaits still gets the result, or the rejection.
   expect(await processor.jobProcessing()).toBe('processed');
   await expect(processor.process()).rejects.toBe(lost);
+});
+
+test('a write on a connection PostgreSQL just ended is retried on a fresh one; other errors and a third loss are the caller’s', async () => {
+  const lost = () => Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' });
+  let calls = 0;
+  expect(
+    await retryingConnectionLoss(async () => {
+      if (++calls === 1) throw lost();
+      return 'saved';
+    }),
+  ).toBe('saved');
+  expect(calls).toBe(2);
+
+  const denied = Object.assign(new Error('permission denied'), { code: '42501' });
+  calls = 0;
+  await expect(
+    retryingConnectionLoss(async () => {
+      calls++;
+      throw denied;
+    }),
+  ).rejects.toBe(denied);
+  expect(calls).toBe(1);
+
+  calls = 0;
+  await expect(
+    retryingConnectionLoss(async () => {
+      calls++;
+      throw lost();
+    }),
+  ).rejects.toMatchObject({ code: '57P01' });
+  expect(calls).toBe(3);
 });

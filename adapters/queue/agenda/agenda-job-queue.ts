@@ -99,6 +99,28 @@ export function guardProcessor(processor: object | undefined): void {
   }
 }
 
+/** PostgreSQL ended the session (a restart, a failover, pg_terminate_backend) or the socket closed under a query. */
+export function isConnectionLoss(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && /^(57P0[123]|08\d{3})$/.test(code)) return true;
+  return error instanceof Error && /Connection terminated|connection ended|ECONNRESET/i.test(error.message);
+}
+
+/**
+ * A pooled connection PostgreSQL has just ended can still be handed out once before the pool hears of it: the first
+ * write after a restart then fails with 57P01 although the server is back. Such a loss is retried on a fresh connection
+ * (twice at most); any other error, or a third loss, is the caller's.
+ */
+export async function retryingConnectionLoss<T>(action: () => Promise<T>, attempts = 3): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await action();
+    } catch (error) {
+      if (attempt >= attempts || !isConnectionLoss(error)) throw error;
+    }
+  }
+}
+
 const defineOn = (agenda: Agenda, name: string, handler: () => Promise<void>) =>
   agenda.define(name, async () => {
     await handler();
@@ -117,12 +139,14 @@ export async function createAgendaJobQueue(options: AgendaQueueOptions): Promise
     },
     async every(name, intervalMillis) {
       // One schedule per name for all replicas (Agenda keeps `every` jobs unique by name).
-      if (agenda) await agenda.every(intervalMillis, name);
+      const started = agenda;
+      if (started) await retryingConnectionLoss(() => started.every(intervalMillis, name));
       else schedules.push([name, intervalMillis]);
     },
     async now(name) {
       if (!agenda) throw new Error(`the job queue is not started; cannot run ${name}`);
-      await agenda.now(name);
+      const started = agenda;
+      await retryingConnectionLoss(() => started.now(name));
     },
     async start() {
       await ensureAgendaSchema(options.connectionString);

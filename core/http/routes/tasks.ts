@@ -13,7 +13,7 @@ import { PageQuery, pagedList } from '../paging.ts';
 import type { RouteDeps } from '../route-deps.ts';
 import { enforcePolicy } from '../route-policy.ts';
 import { requireCaller } from '../require-caller.ts';
-import { bearerSecurity, errorResponses, IdParams, Integer, Timestamp } from '../schemas/common.ts';
+import { bearerSecurity, documented, errorResponses, IdParams, Integer, Timestamp } from '../schemas/common.ts';
 import { literalUnion } from '../schemas/literal-union.ts';
 import { ThresholdResult } from '../schemas/test-definition.ts';
 import { sseResponse } from '../sse-response.ts';
@@ -99,9 +99,12 @@ const TaskListQuery = t.Composite(
   [
     PageQuery,
     t.Object({
-      test_id: t.Optional(t.String({ description: "only this test's runs (its id)" })),
-      status: t.Optional(t.String({ description: `only runs in this status: ${taskStatuses.join(', ')}` })),
-      machine_id: t.Optional(t.String({ description: 'only runs on this machine (assigned to it, or asked for while pending)' })),
+      // Strings at runtime so a bad value gets our own message naming it; the document states the real shape.
+      test_id: t.Optional(t.String({ description: "only this test's runs (its id)", ...documented({ format: 'uuid' }) })),
+      status: t.Optional(t.String({ description: `only runs in this status: ${taskStatuses.join(', ')}`, ...documented({ enum: [...taskStatuses] }) })),
+      machine_id: t.Optional(
+        t.String({ description: 'only runs on this machine (assigned to it, or asked for while pending)', ...documented({ format: 'uuid' }) }),
+      ),
     }),
   ],
   { additionalProperties: true },

@@ -3816,7 +3816,7 @@ export interface operations {
                 /** @description only this test's runs (its id) */
                 test_id?: string;
                 /** @description only runs in this status: pending, running, completed, failed, cancelled */
-                status?: string;
+                status?: "pending" | "running" | "completed" | "failed" | "cancelled";
                 /** @description only runs on this machine (assigned to it, or asked for while pending) */
                 machine_id?: string;
             };
