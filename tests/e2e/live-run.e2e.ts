@@ -1,16 +1,21 @@
 /**
  * A run started from its test's page and followed live: log lines, chart points and the figures per endpoint arrive
- * while it runs, then the final figures, which are the API's, the endpoints table (the http step's name with all the
- * run's requests, sortable) and the verdict of the test's thresholds.
+ * while it runs, then the final figures, which are the API's, the endpoints (the two http steps' names with all the
+ * run's requests, sortable, each with a sparkline, and their chart per minute whose legend hides and shows each one)
+ * and the verdict of the test's thresholds.
  */
-import { api, expect, expectNoSeriousA11yViolations, healthScript, screenshot, test, unique } from './fixtures.ts';
+import { api, expect, expectNoSeriousA11yViolations, healthScript, screenshot, service, test, unique } from './fixtures.ts';
+
+/** The health check, then a second named step (the UI's own configuration, served without a token): two endpoints. */
+const twoStepScript = () => `${healthScript()}  - name: ui config\n    method: GET\n    url: ${service.url}/ui-config.json\n    expect: {status: 200}\n`;
+const count = (text: string) => Number(text.replace(/,/g, ''));
 
 test('start a test from its page, see live log lines and the charts, then the final figures', async ({ app: page }) => {
   // Thresholds the health check passes: checked on the merged figures and on the `health` step's own.
   const created = await api.post<{ id: string; name: string }>('/tests', {
     name: unique('live run'),
     tool: 'http',
-    script: healthScript(),
+    script: twoStepScript(),
     thresholds: [
       { metric: 'error_rate', op: '<', value: 0.5 },
       { metric: 'p95', endpoint: 'health', op: '<', value: 10_000 },
@@ -66,10 +71,39 @@ test('start a test from its page, see live log lines and the charts, then the fi
   await expect(log).toContainText(/\[http\]/);
   await expect(page.getByRole('table', { name: /^Requests per second in req\/s, \d+ points/ })).toBeAttached();
 
-  // The endpoints: the http step's name, with every request of the run.
+  // The endpoints: the http steps' names, with every request of the run between them; each row with a sparkline of
+  // its requests/s per minute beside the figure (decoration: hidden from assistive technology, the numbers say it).
   const table = endpoints.getByRole('table', { name: /^Figures per endpoint, sorted by/ });
   const health = table.getByRole('row', { name: /^health / });
-  await expect(health.getByRole('cell').first()).toHaveText(done.total_requests.toLocaleString('en'));
+  const uiConfig = table.getByRole('row', { name: /^ui config / });
+  await expect(health.getByRole('cell').first()).toHaveText(/^[\d,]+$/);
+  const requestsOf = async (row: typeof health) => count(await row.getByRole('cell').first().innerText());
+  expect((await requestsOf(health)) + (await requestsOf(uiConfig))).toBe(done.total_requests);
+  for (const row of [health, uiConfig]) {
+    const sparkline = row.locator('svg.sparkline');
+    await expect(sparkline).toBeVisible();
+    await expect(sparkline).toHaveAttribute('aria-hidden', 'true');
+    await expect(sparkline.locator('polyline')).toHaveAttribute('points', /^[\d.]+,[\d.]+ /);
+  }
+
+  // Their chart per minute: one series each, named in the legend; pressing an entry hides its line, again shows it.
+  const chart = endpoints.getByRole('figure', { name: /^Top 2 endpoints by requests: requests per second per minute/ });
+  await expect(chart.locator('canvas').first()).toBeVisible();
+  const legend = chart.locator('.u-legend .u-series');
+  const healthEntry = legend.filter({ hasText: 'health' });
+  const uiConfigEntry = legend.filter({ hasText: 'ui config' });
+  await expect(healthEntry).toHaveCount(1);
+  await expect(uiConfigEntry).toHaveCount(1);
+  await uiConfigEntry.locator('th').click();
+  await expect(uiConfigEntry).toHaveClass(/\bu-off\b/);
+  await expect(healthEntry).not.toHaveClass(/\bu-off\b/);
+  await uiConfigEntry.locator('th').click();
+  await expect(uiConfigEntry).not.toHaveClass(/\bu-off\b/);
+  // What is drawn, on choice; the hidden table tells screen readers each endpoint's figures.
+  await endpoints.getByLabel('Chart the top endpoints by').selectOption('p95');
+  const p95Chart = endpoints.getByRole('figure', { name: /^Top 2 endpoints by requests: p95 latency per minute/ });
+  await expect(p95Chart.locator('.u-legend .u-series').filter({ hasText: 'ui config' })).toHaveCount(1);
+  await expect(p95Chart.getByRole('table', { name: /^Top 2 endpoints by requests: p95 latency per minute in ms/ }).getByRole('row', { name: /^health / })).toBeAttached();
   // Sortable by any column, with the keyboard too; aria-sort tells the order.
   const requestsHeader = table.getByRole('columnheader', { name: 'Requests', exact: true });
   await expect(requestsHeader).toHaveAttribute('aria-sort', 'descending');

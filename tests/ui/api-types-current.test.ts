@@ -15,7 +15,7 @@ const header = '/** Generated from the service\'s OpenAPI document by tests/ui/a
 let ts: TestService;
 beforeAll(async () => {
   ts = await startTestService();
-}, 60_000);
+}, 180_000);
 afterAll(() => ts?.stop());
 
 test('ui/src/api/schema.d.ts matches the OpenAPI document the service serves', async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'bun:test';
-import { LatencyHistogram, mergedPercentile } from './histogram.ts';
+import { seededRandom } from '../../../tests/helpers/seeded-random.ts';
+import { LatencyHistogram, mergedPercentile, mergedPercentiles } from './histogram.ts';
 
 /** Exact nearest-rank percentile of raw samples. */
 function exact(samples: number[], percent: number): number {
@@ -100,4 +101,31 @@ test('mergedPercentile over encoded buckets answers what percentile of the merge
     expect(mergedPercentile(encoded.map((e) => e.buckets), p, Math.max(...encoded.map((e) => e.max)))).toBe(merged.percentile(p));
   }
   expect(mergedPercentile([], 95, 0)).toBe(0);
+});
+
+test('mergedPercentiles answers, in the order asked, what percentile of the merge answers for each (seeded sequences)', () => {
+  for (let seed = 1; seed <= 40; seed++) {
+    const random = seededRandom(seed);
+    const parts = Array.from({ length: random.int(0, 6) }, () => {
+      const h = new LatencyHistogram();
+      const scale = random.pick([0.01, 1, 30, 2000]);
+      for (let j = random.int(0, 300); j > 0; j--) h.record(random.next() * scale);
+      return h;
+    });
+    const merged = new LatencyHistogram();
+    for (const part of parts) merged.merge(part);
+    const encoded = parts.map((part) => part.encode());
+    const percents = Array.from({ length: random.int(1, 5) }, () => random.pick([0, 1, 50, 90, 95, 99, 99.9, 100]));
+    const answers = mergedPercentiles(encoded.map((e) => e.buckets), percents, Math.max(0, ...encoded.map((e) => e.max)));
+    expect(answers).toEqual(percents.map((p) => merged.percentile(p)));
+  }
+});
+
+test('a truncated histogram throws and leaves nothing behind for the next merge', () => {
+  const h = new LatencyHistogram();
+  for (let j = 1; j <= 100; j++) h.record(j);
+  const good = h.encode().buckets;
+  const truncated = btoa(atob(good).slice(0, -1) + String.fromCharCode(0x85));
+  expect(() => mergedPercentiles([good, truncated], [50], h.encode().max)).toThrow('truncated histogram');
+  expect(mergedPercentiles([good], [50, 99], h.encode().max)).toEqual([h.percentile(50), h.percentile(99)]);
 });

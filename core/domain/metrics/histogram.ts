@@ -191,15 +191,23 @@ export class LatencyHistogram {
   }
 }
 
-/** Counts by bucket index for `mergedPercentile`, reused between calls (zeroed where touched). */
+/** Counts by bucket index for `mergedPercentiles`, reused between calls (zeroed where touched). */
 let scratch = new Float64Array(0);
 
 /**
  * The percentile (ms) of the merge of many encoded histograms, given their buckets (`EncodedHistogram.buckets`) and the
- * largest sample (µs): what `percentile` of their merge answers, without building it. Counts go into one dense array,
- * which is several times faster than a Map when a query merges thousands of stored intervals.
+ * largest sample (µs): what `percentile` of their merge answers, without building it.
  */
 export function mergedPercentile(buckets: readonly string[], percent: number, maxMicros: number): number {
+  return mergedPercentiles(buckets, [percent], maxMicros)[0]!;
+}
+
+/**
+ * Several percentiles (ms) of one merge, in the order asked: the buckets are decoded once whatever the number of
+ * percentiles (p50, p95 and p99 of a chart's bucket cost one decode, not three). Counts go into one dense array, which
+ * is several times faster than a Map when a query merges thousands of stored intervals.
+ */
+export function mergedPercentiles(buckets: readonly string[], percents: readonly number[], maxMicros: number): number[] {
   const size = indexOf(maxTrackableMicros) + 1;
   if (scratch.length < size) scratch = new Float64Array(size);
   let total = 0;
@@ -221,36 +229,42 @@ export function mergedPercentile(buckets: readonly string[], percent: number, ma
       let count = 0;
       scale = 1;
       for (;;) {
-        if (offset >= binary.length) throw new Error('truncated histogram');
+        if (offset >= binary.length) {
+          if (high >= low) scratch.fill(0, low, high + 1);
+          throw new Error('truncated histogram');
+        }
         const byte = binary.charCodeAt(offset++);
         count += (byte & 0x7f) * scale;
         if (byte < 0x80) break;
         scale *= 0x80;
       }
       index += delta;
-      if (index >= size) throw new Error('histogram bucket out of range');
+      if (index >= size) {
+        if (high >= low) scratch.fill(0, low, high + 1);
+        throw new Error('histogram bucket out of range');
+      }
       scratch[index]! += count;
       total += count;
       if (index < low) low = index;
       if (index > high) high = index;
     }
   }
-  let answer = 0;
+  // Ascending ranks in one pass over the counts; answers go back in the order asked.
+  const order = percents.map((percent, position) => ({ percent, position })).sort((a, b) => a.percent - b.percent);
+  const answers = new Array<number>(percents.length).fill(0);
   if (total > 0) {
-    if (percent >= 100) answer = maxMicros / 1000;
-    else {
-      const rank = Math.max(1, Math.ceil((percent / 100) * total));
-      let seen = 0;
-      answer = maxMicros / 1000;
-      for (let index = low; index <= high; index++) {
-        seen += scratch[index]!;
-        if (seen >= rank) {
-          answer = Math.min(highestOf(index), maxMicros) / 1000;
-          break;
-        }
+    let index = low;
+    let seen = scratch[low]!;
+    for (const { percent, position } of order) {
+      if (percent >= 100) {
+        answers[position] = maxMicros / 1000;
+        continue;
       }
+      const rank = Math.max(1, Math.ceil((percent / 100) * total));
+      while (seen < rank && index < high) seen += scratch[++index]!;
+      answers[position] = seen >= rank ? Math.min(highestOf(index), maxMicros) / 1000 : maxMicros / 1000;
     }
   }
   if (high >= low) scratch.fill(0, low, high + 1);
-  return answer;
+  return answers;
 }

@@ -19,6 +19,7 @@ import { Migration0017Thresholds } from './0017-thresholds.ts';
 import { Migration0018EndpointResults } from './0018-endpoint-results.ts';
 import { Migration0019TestBaselines } from './0019-test-baselines.ts';
 import { Migration0020Schedules } from './0020-schedules.ts';
+import { Migration0021EndpointTimeline } from './0021-endpoint-timeline.ts';
 
 export const coreMigrations = [
   Migration0001Foundation,
@@ -41,4 +42,5 @@ export const coreMigrations = [
   Migration0018EndpointResults,
   Migration0019TestBaselines,
   Migration0020Schedules,
+  Migration0021EndpointTimeline,
 ];

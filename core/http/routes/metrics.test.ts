@@ -3,9 +3,10 @@
  * (not averaged), label filters (equality, regex, negation), bad input, scopes, and tenant isolation.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { fastLatencies as fast, minuteAnHourAgo, type MetricRun, seedTwoMachineMinute, slowLatencies as slow } from '../../../tests/helpers/metric-points.ts';
+import { createMetricRun, fastLatencies as fast, insertPoints, minuteAnHourAgo, type MetricRun, seedTwoMachineMinute, slowLatencies as slow } from '../../../tests/helpers/metric-points.ts';
 import { startTestService, type TestService } from '../../../tests/helpers/test-service.ts';
 import { LatencyHistogram } from '../../domain/metrics/histogram.ts';
+import { sqlOf } from '../../services/sql.ts';
 
 let ts: TestService;
 let owner: string;
@@ -119,6 +120,26 @@ describe('metrics: query', () => {
       expect(body.error, params).toBe('bad_request');
       expect(body.message, params).toMatch(message);
     }
+  });
+});
+
+describe('metrics: a kept answer is never stale', () => {
+  test('the same query after a point was stored, or after a run was deleted, reads the rows as they are now', async () => {
+    const user = await ts.createUser('metrics-fresh');
+    const fresh = await createMetricRun(ts, user, 'metrics-fresh');
+    await insertPoints(ts, fresh, [{ machineId: machineA, t: base + 5, latencies: [10, 10] }]);
+    const params = `metric=requests&${range}&step=60s&run=${fresh.taskId}`;
+    const first = await query(params, user);
+    expect(await query(params, user)).toEqual(first);
+    expect(first.series[0]!.points).toEqual([[base + 60, 2]]);
+    // p99 too: a merged step (two points) and a regex filter, kept and then changed.
+    const p99 = `metric=latency_p99&${range}&step=60s&run=~${fresh.taskId.slice(0, 8)}.*`;
+    expect((await query(p99, user)).series[0]!.points).toEqual([[base + 60, 10]]);
+    await insertPoints(ts, fresh, [{ machineId: machineB, t: base + 6, latencies: [10, 10, 500] }]);
+    expect((await query(params, user)).series[0]!.points).toEqual([[base + 60, 5]]);
+    expect((await query(p99, user)).series[0]!.points).toEqual([[base + 60, 500]]);
+    await sqlOf(ts.service.database).all('delete from task_metric_points where task_id = ?', [fresh.taskId]);
+    expect((await query(params, user)).series).toEqual([]);
   });
 });
 

@@ -144,6 +144,58 @@ describe('endpoints: merged across machines', () => {
   });
 });
 
+describe('endpoints: per minute (timeline=true)', () => {
+  type Minute = { t: number; requests_per_sec: number; error_rate: number; p95: number };
+  test('each row carries its minutes: the closed one merged across machines, the open one read from both machines', async () => {
+    const response = await ts.request(`/api/v1/tasks/${twoMachines.taskId}/endpoints?timeline=true`, { token: owner });
+    expect(response.status, await response.clone().text()).toBe(200);
+    const endpoints = (await response.json()) as (Endpoint & { timeline: Minute[] })[];
+    const pooled = histogramOf([...fast, ...slow]);
+    const [a, b] = endpoints;
+    // Seconds 1..60 hold minute 10:00 (the interval's middle), 61..90 the half-measured minute 10:01: 200 a second in both.
+    expect(a!.timeline).toEqual([
+      { t: start / 1000, requests_per_sec: 200, error_rate: 0, p95: pooled.percentile(95) },
+      { t: start / 1000 + 60, requests_per_sec: 200, error_rate: 0, p95: pooled.percentile(95) },
+    ]);
+    expect(b!.timeline.map((minute) => [minute.requests_per_sec, minute.error_rate])).toEqual([[4, 1], [4, 1]]);
+    // The figures themselves are those without the timeline.
+    const plain = await read<Endpoint[]>(twoMachines.taskId, 'endpoints');
+    expect(endpoints.map(({ timeline: _, ...rest }) => rest)).toEqual(plain);
+    expect(plain.every((one) => !('timeline' in one))).toBe(true);
+    // The first minute is stored merged across machines: one row per endpoint.
+    const rows = await sqlOf(ts.service.database).all<{ name: string; minute: string | number; requests: string | number }>(
+      'select name, minute, requests from task_endpoint_timeline where task_id = ? order by name, minute',
+      [twoMachines.taskId],
+    );
+    expect(rows.map((row) => [row.name, Number(row.minute), Number(row.requests)])).toEqual([
+      ['GET /a', start / 60_000, 200 * 60],
+      ['POST /b', start / 60_000, 4 * 60],
+    ]);
+  });
+
+  test('timeline takes true or false only', async () => {
+    const response = await ts.request(`/api/v1/tasks/${twoMachines.taskId}/endpoints?timeline=yes`, { token: owner });
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { error: string }).error).toBeString();
+  });
+
+  test('a kept answer is never stale: an interval stored after a read shows in the next read', async () => {
+    const run = await createMetricRun(ts, owner, 'endpoints-fresh');
+    await storeInterval(run, { machineId: machineA, s: 1, endpoints: [{ name: 'GET /a', latencies: fast }] });
+    const first = await read<Endpoint[]>(run.taskId, 'endpoints');
+    expect(await read<Endpoint[]>(run.taskId, 'endpoints')).toEqual(first);
+    expect(first[0]!.requests).toBe(190);
+    // Later intervals of the same and of the next minutes (the first minute is folded then): every read sees them.
+    for (const s of [2, 61, 125]) {
+      await storeInterval(run, { machineId: machineB, s, endpoints: [{ name: 'GET /a', latencies: slow }] });
+      const next = await read<Endpoint[]>(run.taskId, 'endpoints');
+      expect(next[0]!.requests).toBe(190 + 10 * [2, 61, 125].indexOf(s) + 10);
+    }
+    const timeline = (await (await ts.request(`/api/v1/tasks/${run.taskId}/endpoints?timeline=true`, { token: owner })).json()) as { timeline: Minute[] }[];
+    expect(timeline[0]!.timeline.map((minute) => minute.requests_per_sec > 0)).toEqual([true, true, true]);
+  });
+});
+
 describe('endpoints: the guard of 200 names a run', () => {
   test(`5,000 distinct names from two machines: ${maxEndpointNames} names and ${otherEndpoint} stored, totals intact`, async () => {
     const run = await createMetricRun(ts, owner, 'many names');

@@ -23,8 +23,33 @@ export const Endpoint = t.Object(
     p95: t.Number({ description: 'milliseconds' }),
     p99: t.Number({ description: 'milliseconds' }),
     max: t.Number({ description: 'milliseconds, the slowest request' }),
+    timeline: t.Optional(
+      t.Array(
+        t.Object(
+          {
+            t: Integer({ description: 'unix seconds: the start of the minute' }),
+            requests_per_sec: t.Number({ description: "the minute's requests of every machine over the seconds of it the run measured" }),
+            error_rate: t.Number({ description: 'errors / requests in the minute, fraction 0..1; 0 without requests' }),
+            p95: t.Number({ description: 'milliseconds, from the merged histogram of every machine in the minute; 0 without requests' }),
+          },
+          { title: 'TaskEndpointMinute' },
+        ),
+        { description: 'only with `timeline=true`: one entry per minute from the run\'s first minute to its last, oldest first (zeros where the endpoint had no samples)' },
+      ),
+    ),
   },
   { title: 'TaskEndpoint' },
+);
+
+const EndpointsQuery = t.Object(
+  {
+    timeline: t.Optional(
+      t.Union([t.Literal('true'), t.Literal('false')], {
+        description: 'true: each row also carries its minutes (`timeline`), for sparklines and charts per endpoint',
+      }),
+    ),
+  },
+  { additionalProperties: true },
 );
 
 const ErrorGroup = t.Object(
@@ -52,20 +77,22 @@ export const taskEndpointRoutes = (deps: RouteDeps) =>
     .use(requireCaller(deps.authenticate))
     .get(
       '/:id/endpoints',
-      async ({ caller, params }) => {
+      async ({ caller, params, query }) => {
         const task = await deps.tasks.find(caller, params.id);
-        return readRunEndpoints(sqlOf(deps.db), caller.workspace.workspaceId, task.id);
+        return readRunEndpoints(sqlOf(deps.db), caller.workspace.workspaceId, task.id, { timeline: query.timeline === 'true' });
       },
       {
         params: IdParams,
-        response: responses(t.Array(Endpoint)),
+        query: EndpointsQuery,
+        response: { ...responses(t.Array(Endpoint)), 400: errorResponses[400] },
         detail: {
           summary: "A run's results per endpoint, merged across its machines",
           description:
             'One row per endpoint name the load tool reported, live while the run goes: requests and errors summed across machines, ' +
             'percentiles read from the merged latency histograms (never averaged). Sorted by requests, most first; at most ' +
             `${maxEndpointNames} names a run, every later one counted in a last row named \`${otherEndpoint}\` (totals stay intact). ` +
-            'Empty for a run whose tool names no requests. The id is the task\'s UUID or public id.',
+            'Empty for a run whose tool names no requests. With `timeline=true` each row also carries its figures per minute. ' +
+            "The id is the task's UUID or public id.",
         },
       },
     )

@@ -11,6 +11,7 @@ import { freePort } from '../../../tests/helpers/service-process.ts';
 import { agentToken } from '../../../tests/helpers/service-with-agent.ts';
 import { startTestService, type TestService } from '../../../tests/helpers/test-service.ts';
 import { LatencyHistogram } from '../../domain/metrics/histogram.ts';
+import { sqlOf } from '../../services/sql.ts';
 
 type Point = { t: number; requests_per_sec: number; error_rate: number; p50: number; p95: number; p99: number; vus: number };
 type Series = { step: number; points: Point[] };
@@ -122,6 +123,22 @@ describe('timeseries: merged buckets', () => {
     const empty = await createMetricRun(ts, owner, 'timeseries-empty');
     expect(await series(empty.taskId)).toEqual({ step: 1, points: [] });
     expect(await series(empty.taskId, '?step=60')).toEqual({ step: 60, points: [] });
+  });
+});
+
+describe('timeseries: a kept answer is never stale', () => {
+  test('points stored or deleted after a read show in the next read, per step asked', async () => {
+    const run = await createMetricRun(ts, owner, 'timeseries-fresh');
+    await insertPoints(ts, run, [{ machineId: machineA, t: base + 1, latencies: [5, 5] }]);
+    const first = await series(run.taskId);
+    expect(await series(run.taskId)).toEqual(first);
+    expect(first.points.map((p) => p.requests_per_sec)).toEqual([2]);
+    await insertPoints(ts, run, [{ machineId: machineB, t: base + 1, latencies: [9, 9, 9] }]);
+    expect((await series(run.taskId)).points.map((p) => p.requests_per_sec)).toEqual([5]);
+    expect((await series(run.taskId, '?step=5')).points.map((p) => p.requests_per_sec)).toEqual([1]);
+    // A point gone (the newest one): the count changes, so the answer is computed again.
+    await sqlOf(ts.service.database).all('delete from task_metric_points where task_id = ? and machine_id = ?', [run.taskId, machineB]);
+    expect((await series(run.taskId)).points.map((p) => p.requests_per_sec)).toEqual([2]);
   });
 });
 

@@ -11,7 +11,8 @@ import type { Database } from '../../ports/database.ts';
 import type { Caller } from '../caller.ts';
 import { sqlOf } from '../sql.ts';
 import { listRunLabelSets } from './run-series-store.ts';
-import { aggregateSteps } from './step-aggregates.ts';
+import { metricAnswers } from './answer-cache.ts';
+import { planSteps } from './step-aggregates.ts';
 
 /** Points per series at most (Prometheus' own limit): past it the caller picks a longer step. */
 export const maxPointsPerSeries = 11_000;
@@ -76,7 +77,13 @@ export function createMetricQueryService(deps: { db: Database; now?: () => numbe
       for (const raw of Array.isArray(value) ? value : [value]) matchers.push(compileMatcher(parseFilterValue(name, raw)));
     }
 
-    const groups = await aggregateSteps(sql, { workspaceId: caller.workspace.workspaceId, start, end, step, by: by as RunLabelName[], matchers, metric });
+    const workspaceId = caller.workspace.workspaceId;
+    const plan = await planSteps(sql, { workspaceId, start, end, step, by: by as RunLabelName[], matchers, metric });
+    // A dashboard of a finished run asks the same queries again and again: the answer is kept while its rows stay as they are.
+    const key = JSON.stringify(['metric-query', workspaceId, metric.name, start, end, step, by, plan.scope]);
+    const known = metricAnswers.get<MetricQueryView['series']>(key, plan.version);
+    if (known) return { metric: metric.name, unit: metric.unit, start, end, step, by, series: known };
+    const groups = await plan.read();
     const series = groups.map(({ labels, steps: values }) => ({
       labels,
       points: values.flatMap(({ at, aggregate }): [number, number][] => {
@@ -85,6 +92,7 @@ export function createMetricQueryService(deps: { db: Database; now?: () => numbe
       }),
     }));
     series.sort((a, b) => seriesKey(a.labels).localeCompare(seriesKey(b.labels)));
+    metricAnswers.set(key, plan.version, series, 128 + series.reduce((bytes, one) => bytes + 160 + one.points.length * 40, 0));
     return { metric: metric.name, unit: metric.unit, start, end, step, by, series };
   }
 

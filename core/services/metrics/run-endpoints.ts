@@ -8,10 +8,12 @@
  * the server across machines); the totals stay intact.
  */
 import type { MetricSnapshot } from '../../capabilities/load-tool.ts';
-import { LatencyHistogram, mergedPercentile, type EncodedHistogram } from '../../domain/metrics/histogram.ts';
+import { LatencyHistogram, mergedPercentiles, type EncodedHistogram } from '../../domain/metrics/histogram.ts';
 import type { RunFigures } from '../../domain/metrics/merge-summaries.ts';
 import { endpointNameOf, errorMessageOf, maxEndpointNames, otherEndpoint } from '../../domain/metrics/metric-recorder.ts';
 import type { Sql } from '../sql.ts';
+import { metricAnswers } from './answer-cache.ts';
+import { type EndpointMinute, readEndpointTimelines, storeClosedMinutes } from './run-endpoint-timeline.ts';
 
 /** Error groups a task keeps (endpoint, kind, code); later ones are counted in one group per kind under `(other)`. */
 export const maxTaskErrorGroups = 500;
@@ -31,6 +33,8 @@ export interface EndpointResult {
   p95: number;
   p99: number;
   max: number;
+  /** Per minute, from the run's first minute to its last: only when asked (`timeline`). */
+  timeline?: EndpointMinute[];
 }
 
 export interface ErrorGroupResult {
@@ -109,7 +113,9 @@ export async function storeIntervalEndpoints(tx: Sql, owner: IntervalOwner, snap
   }
 
   if (folded.size > 0) {
-    const minute = Math.floor(snapshot.endedAt / 60_000);
+    // The minute that holds the interval's middle (as the time series buckets it): a one-second interval ending on the
+    // minute belongs to the minute before.
+    const minute = Math.floor((snapshot.startedAt + snapshot.endedAt) / 2 / 60_000);
     const names = [...folded.keys()];
     // Rows first (so two intervals of one minute never both insert), then locked, merged and written back.
     await tx.all(
@@ -176,13 +182,15 @@ const closedMinutes = -1;
  */
 async function foldClosedMinutes(tx: Sql, owner: IntervalOwner, names: readonly string[], minute: number): Promise<void> {
   const { workspaceId, taskId, machineId } = owner;
-  const closed = await tx.all<MinuteRow & { started_ms: number | string; ended_ms: number | string }>(
-    `select name, requests, errors, histogram, started_ms, ended_ms from task_endpoint_minutes
+  const closed = await tx.all<MinuteRow & { minute: number | string; started_ms: number | string; ended_ms: number | string }>(
+    `select name, minute, requests, errors, histogram, started_ms, ended_ms from task_endpoint_minutes
      where task_id = ? and machine_id = ? and name in (select value from json_array_elements_text(?::json)) and minute >= 0 and minute < ?
      for update`,
     [taskId, machineId, JSON.stringify(names), minute],
   );
   if (closed.length === 0) return;
+  // The minutes stay readable per minute (sparklines, the top-10 chart), merged across machines.
+  await storeClosedMinutes(tx, owner, closed);
   const merged = new Map<string, { histogram: LatencyHistogram; requests: number; errors: number; started: number; ended: number }>();
   for (const row of closed) {
     let one = merged.get(row.name);
@@ -255,8 +263,8 @@ const round = (value: number, digits = 3) => Math.round(value * 10 ** digits) / 
  * by requests (most first, then by name); at most 200 names, the rest (and the agents' own `(other)`) in one last row
  * named `(other)`. Empty for a task without per-endpoint results (another workspace's task reads as none).
  */
-export async function readRunEndpoints(sql: Sql, workspaceId: string, taskId: string): Promise<EndpointResult[]> {
-  return readEndpoints(sql, taskId, workspaceId);
+export async function readRunEndpoints(sql: Sql, workspaceId: string, taskId: string, options: { timeline?: boolean } = {}): Promise<EndpointResult[]> {
+  return readEndpoints(sql, taskId, workspaceId, options.timeline ?? false);
 }
 
 /**
@@ -265,7 +273,7 @@ export async function readRunEndpoints(sql: Sql, workspaceId: string, taskId: st
  * workspace is asked.
  */
 export async function runEndpointFigures(sql: Sql, taskId: string): Promise<ReadonlyMap<string, RunFigures>> {
-  const endpoints = await readEndpoints(sql, taskId, null);
+  const endpoints = await readEndpoints(sql, taskId, null, false);
   return new Map(
     endpoints.map((one) => [
       one.name,
@@ -274,7 +282,38 @@ export async function runEndpointFigures(sql: Sql, taskId: string): Promise<Read
   );
 }
 
-async function readEndpoints(sql: Sql, taskId: string, workspaceId: string | null): Promise<EndpointResult[]> {
+interface VersionRow {
+  n: number | string;
+  requests: number | string | null;
+  errors: number | string | null;
+  last: number | string | null;
+  folded_n: number | string;
+  folded: number | string | null;
+}
+
+/**
+ * What every write of the task's endpoint rows changes: an interval adds requests and moves the last sample's time, a
+ * fold moves requests from open minutes into the totals and the timeline (its count and sum grow). Read before the
+ * figures, so a finished run's answer is computed once (metricAnswers) and a live run's is never stale.
+ */
+async function endpointsVersion(sql: Sql, taskId: string, workspaceId: string | null): Promise<string> {
+  const scope = workspaceId === null ? '' : ' and workspace_id = ?';
+  const one = workspaceId === null ? [taskId] : [taskId, workspaceId];
+  const [row] = await sql.all<VersionRow>(
+    `select count(*) as n, sum(requests) as requests, sum(errors) as errors, max(ended_ms) as last,
+       (select count(*) from task_endpoint_timeline where task_id = ?${scope}) as folded_n,
+       (select sum(requests) from task_endpoint_timeline where task_id = ?${scope}) as folded
+     from task_endpoint_minutes where task_id = ?${scope}`,
+    [...one, ...one, ...one],
+  );
+  return row ? [row.n, row.requests, row.errors, row.last, row.folded_n, row.folded].join(':') : '';
+}
+
+async function readEndpoints(sql: Sql, taskId: string, workspaceId: string | null, withTimeline: boolean): Promise<EndpointResult[]> {
+  const key = `endpoints:${workspaceId ?? '*'}:${taskId}:${withTimeline ? 'timeline' : ''}`;
+  const version = await endpointsVersion(sql, taskId, workspaceId);
+  const known = metricAnswers.get<EndpointResult[]>(key, version);
+  if (known) return known;
   const rows = await sql.all<EndpointRow>(
     `select name, sum(requests)::float8 as requests, sum(errors)::float8 as errors, max((histogram->>'max')::float8) as max_micros,
        string_agg(nullif(histogram->>'buckets', ''), ' ') as buckets, min(started_ms) as first, max(ended_ms) as last
@@ -312,21 +351,29 @@ async function readEndpoints(sql: Sql, taskId: string, workspaceId: string | nul
     other.maxMicros = Math.max(other.maxMicros, row.maxMicros);
     other.buckets.push(...row.buckets);
   }
+  const kept = new Set(named.map((one) => one.name));
+  const timelines = withTimeline
+    ? await readEndpointTimelines(sql, workspaceId, taskId, (name) => (kept.has(name) ? name : otherEndpoint), { first, last })
+    : null;
   const result = (one: Merged): EndpointResult => {
-    const percentile = (percent: number) => (one.buckets.length > 0 ? round(mergedPercentile(one.buckets, percent, one.maxMicros)) : 0);
+    // One decode of the merged buckets for the three percentiles.
+    const [p50, p95, p99] = one.buckets.length > 0 ? mergedPercentiles(one.buckets, [50, 95, 99], one.maxMicros).map((value) => round(value)) : [0, 0, 0];
     return {
       name: one.name,
       requests: one.requests,
       errors: one.errors,
       error_rate: one.requests > 0 ? round(Math.min(1, one.errors / one.requests), 6) : 0,
       requests_per_sec: seconds > 0 ? round(one.requests / seconds, 2) : 0,
-      p50: percentile(50),
-      p95: percentile(95),
-      p99: percentile(99),
+      p50: p50!,
+      p95: p95!,
+      p99: p99!,
       max: round(one.maxMicros / 1000),
+      ...(timelines ? { timeline: timelines.get(one.name) ?? [] } : {}),
     };
   };
-  return [...named.map(result), ...(hasOther ? [result(other)] : [])];
+  const answer = [...named.map(result), ...(hasOther ? [result(other)] : [])];
+  metricAnswers.set(key, version, answer, 256 + answer.length * (200 + (timelines ? 100 * Math.max(0, (last - first) / 60_000 + 1) : 0)));
+  return answer;
 }
 
 /** The task's error groups, the most frequent first (at most maxErrorGroupsListed). */

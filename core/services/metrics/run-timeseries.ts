@@ -2,9 +2,10 @@
  * One run's time series for its charts: the interval points every machine stored (task_metric_points), merged per time
  * bucket. Counts are summed; percentiles are read from the merged histograms of the bucket, never averaged.
  */
-import { mergedPercentile } from '../../domain/metrics/histogram.ts';
+import { mergedPercentiles } from '../../domain/metrics/histogram.ts';
 import { bucketCount, chooseStep } from '../../domain/metrics/timeseries-step.ts';
 import type { Sql } from '../sql.ts';
+import { metricAnswers } from './answer-cache.ts';
 
 export interface TimeseriesPoint {
   /** Start of the bucket, unix seconds. */
@@ -26,6 +27,7 @@ export interface RunTimeseries {
 
 interface SpanRow {
   n: number | string;
+  newest: number | string | null;
   first: number | string | null;
   last: number | string | null;
 }
@@ -43,14 +45,20 @@ interface BucketRow {
  * included, with zeros, so the time axis is even). An interval counts in the bucket that holds its middle: agents
  * report about every second, never exactly on a bucket's edge. Buckets start at the whole second the first interval
  * starts in, so the first one is full. While the run goes, each read shows the intervals stored so far.
+ * The answer is kept (metricAnswers) until the run's points change: a finished run's series is computed once.
  */
 export async function readRunTimeseries(sql: Sql, workspaceId: string, taskId: string, requestedStep?: number): Promise<RunTimeseries> {
   const [span] = await sql.all<SpanRow>(
-    `select count(*) as n, min(extract(epoch from started_at))::float8 as first, max(extract(epoch from ended_at))::float8 as last
+    `select count(*) as n, max(id) as newest, min(extract(epoch from started_at))::float8 as first, max(extract(epoch from ended_at))::float8 as last
      from task_metric_points where task_id = ? and workspace_id = ?`,
     [taskId, workspaceId],
   );
   if (!span || Number(span.n) === 0 || span.first === null || span.last === null) return { step: chooseStep(0, requestedStep), points: [] };
+  // Points are only added (ids grow) or deleted with their run: the count and the newest id tell any change.
+  const key = `timeseries:${workspaceId}:${taskId}:${requestedStep ?? ''}`;
+  const version = `${span.n}:${span.newest}`;
+  const known = metricAnswers.get<RunTimeseries>(key, version);
+  if (known) return known;
   const origin = Math.floor(Number(span.first));
   const length = Math.max(0, Number(span.last) - origin);
   const step = chooseStep(length, requestedStep);
@@ -74,16 +82,10 @@ export async function readRunTimeseries(sql: Sql, workspaceId: string, taskId: s
     const errors = Number(row?.errors ?? 0);
     const buckets = row?.buckets ? row.buckets.split(' ') : [];
     const maxMicros = Number(row?.max_micros ?? 0);
-    const percentile = (percent: number) => (buckets.length > 0 ? mergedPercentile(buckets, percent, maxMicros) : 0);
-    points.push({
-      t: origin + k * step,
-      requests_per_sec: requests / step,
-      error_rate: requests > 0 ? errors / requests : 0,
-      p50: percentile(50),
-      p95: percentile(95),
-      p99: percentile(99),
-      vus: 0,
-    });
+    const [p50, p95, p99] = buckets.length > 0 ? mergedPercentiles(buckets, [50, 95, 99], maxMicros) : [0, 0, 0];
+    points.push({ t: origin + k * step, requests_per_sec: requests / step, error_rate: requests > 0 ? errors / requests : 0, p50: p50!, p95: p95!, p99: p99!, vus: 0 });
   }
-  return { step, points };
+  const answer = { step, points };
+  metricAnswers.set(key, version, answer, 64 + points.length * 120);
+  return answer;
 }

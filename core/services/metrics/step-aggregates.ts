@@ -32,9 +32,26 @@ export interface GroupSteps {
 
 type Row = Record<string, unknown> & { k: number | string; n: number | string; requests: number | string; errors: number | string };
 
+/**
+ * A query resolved against the stored points, before their aggregation: `scope` names exactly the rows it reads (the
+ * SQL filter and its values, regexes resolved to series), `version` changes whenever those rows do (their count and
+ * newest id: points are only added, or deleted with their run), so an answer computed by `read` can be kept for them.
+ */
+export interface StepsPlan {
+  scope: string;
+  version: string;
+  read(): Promise<GroupSteps[]>;
+}
+
+const nothing: StepsPlan = { scope: 'none', version: 'none', read: async () => [] };
+
 export async function aggregateSteps(sql: Sql, query: StepQuery): Promise<GroupSteps[]> {
+  return (await planSteps(sql, query)).read();
+}
+
+export async function planSteps(sql: Sql, query: StepQuery): Promise<StepsPlan> {
   const equality = equalityFilters(query.matchers);
-  if (!equality) return [];
+  if (!equality) return nothing;
   const window = 'workspace_id = ? and ended_at > to_timestamp(?) and ended_at <= to_timestamp(?)';
   // Range arithmetic (a start minus a huge range) may leave the years PostgreSQL can hold.
   const windowParams = [query.workspaceId, clampUnixSeconds(query.start), clampUnixSeconds(query.end)];
@@ -49,22 +66,25 @@ export async function aggregateSteps(sql: Sql, query: StepQuery): Promise<GroupS
     );
     if (sets.length > maxFilteredSeries) throw badRequest(`the filters look at more than ${maxFilteredSeries} series: filter by run as well`);
     const kept = sets.filter((set) => matchesAll(query.matchers, set));
-    if (kept.length === 0) return [];
+    if (kept.length === 0) return nothing;
     if (kept.length < sets.length) {
       where += ` and (task_id, machine_id) in (${kept.map(() => '(?::uuid, ?::uuid)').join(', ')})`;
       for (const set of kept) params.push(set.run, set.machine);
     }
   }
 
-  // Refuse before aggregating what would be too much to read.
-  const [{ count }] = (await sql.all<{ count: number | string }>(`select count(*) as count from (select 1 from task_metric_points where ${where} limit ?) capped`, [
-    ...params,
-    maxLoadedPoints + 1,
-  ])) as [{ count: number | string }];
+  // Refuse before aggregating what would be too much to read; the same count, with the newest id, versions the rows.
+  const [{ count, newest }] = (await sql.all<{ count: number | string; newest: number | string | null }>(
+    `select count(*) as count, max(id) as newest from (select id from task_metric_points where ${where} limit ?) capped`,
+    [...params, maxLoadedPoints + 1],
+  )) as [{ count: number | string; newest: number | string | null }];
   if (Number(count) > maxLoadedPoints) {
     throw badRequest(`the query would read more than ${maxLoadedPoints} stored points: narrow the time range or filter by run or machine`);
   }
+  return { scope: JSON.stringify([where, params]), version: `${count}:${newest}`, read: () => readSteps(sql, query, where, params) };
+}
 
+async function readSteps(sql: Sql, query: StepQuery, where: string, params: readonly unknown[]): Promise<GroupSteps[]> {
   const groupColumns = query.by.map((label) => `${columnOf[label]}::text as "${label}"`);
   const { metric } = query;
   const latency = metric.latency

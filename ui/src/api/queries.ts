@@ -1,9 +1,10 @@
 /**
  * Query options shared by several pages (for useQuery): testsQuery (the list), testQuery(id), machinesQuery,
- * taskQuery(id), taskEndpointsQuery(id, live), taskErrorsQuery(id, live), configsQuery, taskCompareQuery(id, withRun, live),
+ * taskQuery(id), taskErrorsQuery(id, live), configsQuery, taskCompareQuery(id, withRun, live),
  * testTrendQuery(id, limit), schedulesQuery (every page); isLiveStatus(status).
- * Keys: ['tests'], ['tests', id], ['machines'], ['tasks', id], ['tasks', id, 'endpoints' | 'errors', live], ['configs'],
- * ['tasks', id, 'compare', with, live], ['tests', id, 'trend', limit], ['schedules'].
+ * Keys: ['tests'], ['tests', id], ['machines'], ['tasks', id], ['tasks', id, 'errors', live], ['configs'],
+ * ['tasks', id, 'compare', with, live], ['tests', id, 'trend', limit], ['schedules']. A run's endpoints with their
+ * minutes: pages/runs/endpoints-query.ts.
  */
 import { api, unwrap, unwrapPage } from './client';
 import type { Schedule } from './types';
@@ -27,12 +28,6 @@ export const machinesQuery = {
 export const taskQuery = (id: string) => ({
   queryKey: ['tasks', id] as const,
   queryFn: () => unwrap(api.GET('/api/v1/tasks/{id}', { params: { path: { id } } })),
-});
-
-/** A run's figures per endpoint; `live` is part of the key so that the end of a run fetches the final figures. */
-export const taskEndpointsQuery = (id: string, live = false) => ({
-  queryKey: ['tasks', id, 'endpoints', live] as const,
-  queryFn: () => unwrap(api.GET('/api/v1/tasks/{id}/endpoints', { params: { path: { id } } })),
 });
 
 /** A run's errors grouped by endpoint, kind and code, most frequent first. */

@@ -608,7 +608,7 @@ export interface paths {
         };
         /**
          * A run's results per endpoint, merged across its machines
-         * @description One row per endpoint name the load tool reported, live while the run goes: requests and errors summed across machines, percentiles read from the merged latency histograms (never averaged). Sorted by requests, most first; at most 200 names a run, every later one counted in a last row named `(other)` (totals stay intact). Empty for a run whose tool names no requests. The id is the task's UUID or public id.
+         * @description One row per endpoint name the load tool reported, live while the run goes: requests and errors summed across machines, percentiles read from the merged latency histograms (never averaged). Sorted by requests, most first; at most 200 names a run, every later one counted in a last row named `(other)` (totals stay intact). Empty for a run whose tool names no requests. With `timeline=true` each row also carries its figures per minute. The id is the task's UUID or public id.
          */
         get: operations["getTasksByIdEndpoints"];
         put?: never;
@@ -1745,6 +1745,17 @@ export interface components {
             /** @description oldest first, one per bucket from the first interval to the last (empty buckets included); empty before any interval */
             points: components["schemas"]["TimeseriesPoint"][];
         };
+        /** TaskEndpointMinute */
+        TaskEndpointMinute: {
+            /** @description unix seconds: the start of the minute */
+            t: number;
+            /** @description the minute's requests of every machine over the seconds of it the run measured */
+            requests_per_sec: number;
+            /** @description errors / requests in the minute, fraction 0..1; 0 without requests */
+            error_rate: number;
+            /** @description milliseconds, from the merged histogram of every machine in the minute; 0 without requests */
+            p95: number;
+        };
         /** TaskEndpoint */
         TaskEndpoint: {
             /** @description the endpoint's name: the http tool's step name (default `METHOD path`), k6's `name` tag or URL, Locust's, JMeter's, Gatling's or Artillery's request name, a custom script's sample name; `(other)` holds every name past the first 200 */
@@ -1765,6 +1776,8 @@ export interface components {
             p99: number;
             /** @description milliseconds, the slowest request */
             max: number;
+            /** @description only with `timeline=true`: one entry per minute from the run's first minute to its last, oldest first (zeros where the endpoint had no samples) */
+            timeline?: components["schemas"]["TaskEndpointMinute"][];
         };
         /** TaskErrorGroup */
         TaskErrorGroup: {
@@ -4083,7 +4096,10 @@ export interface operations {
     };
     getTasksByIdEndpoints: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: each row also carries its minutes (`timeline`), for sparklines and charts per endpoint */
+                timeline?: "true" | "false";
+            };
             header?: {
                 /** @description act in this workspace of the caller's (default: their oldest; an API token acts only in its own); any other value answers 404 */
                 "X-Workspace-Id"?: string;
@@ -4105,6 +4121,7 @@ export interface operations {
                     "application/json": components["schemas"]["TaskEndpoint"][];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];

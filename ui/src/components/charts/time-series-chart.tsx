@@ -1,6 +1,7 @@
 /**
- * TimeSeriesChart({ title, unit, series, times, height? }): a uPlot line chart that follows its container's width and the
- * theme's colours, updates its data in place, and tells screen readers its last, lowest and highest values.
+ * TimeSeriesChart({ title, unit, series, times, height?, showPoints? }): a uPlot line chart that follows its container's
+ * width and the theme's colours, updates its data in place, and tells screen readers its last, lowest and highest values.
+ * Its legend names each series; pressing an entry hides or shows that series (uPlot's own legend, marked `u-off`).
  */
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import uPlot from 'uplot';
@@ -12,8 +13,11 @@ export interface ChartSeries {
   values: (number | null)[];
 }
 
-const PALETTE = ['--chart-1', '--chart-2', '--chart-3', '--chart-4'];
-const FALLBACK = ['#0b57c2', '#c24e00', '#7b2cbf', '#126b2f'];
+// Ten colours (theme.css), enough for a top-10 chart without repeats; the fallbacks are the light theme's.
+const PALETTE = Array.from({ length: 10 }, (_, i) => `--chart-${i + 1}`);
+const FALLBACK = ['#0b57c2', '#c24e00', '#7b2cbf', '#126b2f', '#a3367a', '#00707a', '#7a6400', '#4f55a8', '#b3202a', '#4a5361'];
+/** Series past the first four are dashed as well, so that a line stays told apart without telling colours apart. */
+const dashOf = (index: number) => (index >= 4 ? [6, 3] : undefined);
 
 /** A number for axes and legends: "1,204", "12.3", "0.042". */
 export function formatValue(value: number | null | undefined): string {
@@ -57,8 +61,16 @@ function summaryOf(values: (number | null)[]): { last: number | null; min: numbe
   return { last, min, max };
 }
 
-export function TimeSeriesChart(props: { title: string; unit: string; series: ChartSeries[]; times: number[]; height?: number }) {
-  const { title, unit, series, times, height = 220 } = props;
+export function TimeSeriesChart(props: {
+  title: string;
+  unit: string;
+  series: ChartSeries[];
+  times: number[];
+  height?: number;
+  /** Dots on the values: for a few points, where a lone point has no line to show it. */
+  showPoints?: boolean;
+}) {
+  const { title, unit, series, times, height = 220, showPoints = false } = props;
   const id = useId();
   const containerRef = useRef<HTMLDivElement>(null);
   const plotRef = useRef<uPlot | null>(null);
@@ -68,7 +80,7 @@ export function TimeSeriesChart(props: { title: string; unit: string; series: Ch
   const dataRef = useRef(data);
   dataRef.current = data;
   // What needs a new chart: anything but the data.
-  const shape = JSON.stringify([title, unit, height, series.map((s) => s.label)]);
+  const shape = JSON.stringify([title, unit, height, series.map((s) => s.label), showPoints]);
 
   useEffect(() => {
     const container = containerRef.current;
@@ -102,7 +114,8 @@ export function TimeSeriesChart(props: { title: string; unit: string; series: Ch
           label,
           stroke: cssVariable(container, PALETTE[index % PALETTE.length]!, FALLBACK[index % FALLBACK.length]!),
           width: 2,
-          points: { show: false },
+          dash: dashOf(index),
+          points: { show: showPoints, size: 6 },
           spanGaps: false,
           value: (_u: uPlot, value: number | null) => (value === null ? '–' : `${formatValue(value)} ${unit}`),
         })),
@@ -114,7 +127,7 @@ export function TimeSeriesChart(props: { title: string; unit: string; series: Ch
       plot.destroy();
       plotRef.current = null;
     };
-  }, [shape, height, unit, themeVersion]);
+  }, [shape, height, unit, showPoints, themeVersion]);
 
   // New data: in place, keeping the chart.
   useEffect(() => {

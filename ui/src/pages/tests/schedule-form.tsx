@@ -1,5 +1,10 @@
-/** ScheduleForm({ test, onCreated }): schedule the test: a cron expression (its shape checked here) read aloud ("every day at 02:00"), a time zone (the browser's by default), an optional configuration and machines; API errors at their field. */
-import { useId, useMemo, useState, type FormEvent } from 'react';
+/**
+ * ScheduleForm({ test, schedule?, onSaved?, onCancel? }): schedule the test (POST), or with `schedule` change that one
+ * (PATCH, with its values to start from and an Enabled box): a cron expression (its shape checked here) read aloud
+ * ("every day at 02:00"), a time zone (the browser's by default), an optional configuration and machines; API errors at
+ * their field.
+ */
+import { useEffect, useId, useMemo, useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '../../api/client';
 import { configsQuery, machinesQuery } from '../../api/queries';
@@ -7,49 +12,59 @@ import type { Schedule, Test } from '../../api/types';
 import { ErrorNotice, errorMessage } from '../../components/common/error-notice';
 import { focusFirstError, TextField } from '../../components/common/text-field';
 import { cronShapeProblem, describeCron } from './cron-hint';
+import { draftOf, listedMachines, scheduleBody } from './schedule-draft';
 import { scheduleFieldOfError } from './schedule-error';
 import { browserTimeZone, supportedTimeZones, timeZoneOptions } from './time-zones';
 
-export function ScheduleForm({ test, onCreated }: { test: Test; onCreated?: (schedule: Schedule) => void }) {
+export function ScheduleForm(props: { test: Test; schedule?: Schedule; onSaved?: (schedule: Schedule) => void; onCancel?: () => void }) {
+  const { test, schedule, onSaved, onCancel } = props;
+  const editing = schedule !== undefined;
   const id = useId();
   const formId = `${id}-form`;
   const queryClient = useQueryClient();
   const machines = useQuery(machinesQuery);
   const configs = useQuery(configsQuery);
   const browserZone = useMemo(browserTimeZone, []);
-  const zones = useMemo(() => timeZoneOptions(supportedTimeZones(), browserZone), [browserZone]);
-  const [cron, setCron] = useState('0 2 * * *');
-  const [timezone, setTimezone] = useState(browserZone);
-  const [configId, setConfigId] = useState('');
-  const [chosen, setChosen] = useState<Set<string>>(new Set());
+  // The initial values once: a refetch of the schedules while editing must not overwrite what is being typed.
+  const [initial] = useState(() => draftOf(schedule, browserZone));
+  const zones = useMemo(() => timeZoneOptions(supportedTimeZones(), browserZone, initial.timezone), [browserZone, initial.timezone]);
+  const [cron, setCron] = useState(initial.cron);
+  const [timezone, setTimezone] = useState(initial.timezone);
+  const [configId, setConfigId] = useState(initial.configId);
+  const [chosen, setChosen] = useState<Set<string>>(() => new Set(initial.machineIds));
+  const [enabled, setEnabled] = useState(initial.enabled);
   const [cronProblem, setCronProblem] = useState<string | null>(null);
 
   const offering = (machines.data ?? []).filter((m) => m.tools.some((t) => t.tool === test.tool));
+  const listed = listedMachines(offering, machines.data ?? [], initial.machineIds);
 
-  const create = useMutation({
-    mutationFn: () =>
-      unwrap(
-        api.POST('/api/v1/schedules', {
-          body: {
-            test_id: test.id,
-            cron: cron.trim(),
-            timezone,
-            config_id: configId || null,
-            machine_ids: [...chosen].filter((machineId) => offering.some((m) => m.id === machineId)),
-            enabled: true,
-          },
-        }),
-      ),
-    onSuccess: (schedule) => {
-      queryClient.setQueryData<Schedule[]>(['schedules'], (previous) => (previous ? [schedule, ...previous] : previous));
+  const save = useMutation({
+    mutationFn: () => {
+      const body = scheduleBody(
+        { cron, timezone, configId, machineIds: [...chosen], enabled },
+        listed.map((m) => m.id),
+      );
+      return editing
+        ? unwrap(api.PATCH('/api/v1/schedules/{id}', { params: { path: { id: schedule.id } }, body }))
+        : unwrap(api.POST('/api/v1/schedules', { body: { ...body, test_id: test.id } }));
+    },
+    onSuccess: (saved) => {
+      queryClient.setQueryData<Schedule[]>(['schedules'], (previous) =>
+        !previous ? previous : editing ? previous.map((s) => (s.id === saved.id ? saved : s)) : [saved, ...previous],
+      );
       void queryClient.invalidateQueries({ queryKey: ['schedules'] });
-      onCreated?.(schedule);
+      onSaved?.(saved);
     },
     onError: () => focusFirstError(formId),
   });
 
-  const field = scheduleFieldOfError(create.error);
-  const fieldError = (name: typeof field) => (create.error && field === name ? errorMessage(create.error) : undefined);
+  // Editing starts at the expression: the form has just opened below the list, where the focus is not.
+  useEffect(() => {
+    if (editing) document.getElementById(`${id}-cron`)?.focus();
+  }, [editing, id]);
+
+  const field = scheduleFieldOfError(save.error);
+  const fieldError = (name: typeof field) => (save.error && field === name ? errorMessage(save.error) : undefined);
   const reading = describeCron(cron);
   const toggle = (machineId: string, on: boolean) =>
     setChosen((current) => {
@@ -64,16 +79,16 @@ export function ScheduleForm({ test, onCreated }: { test: Test; onCreated?: (sch
     const problem = cronShapeProblem(cron);
     setCronProblem(problem);
     if (problem) {
-      create.reset();
+      save.reset();
       focusFirstError(formId);
       return;
     }
-    create.mutate();
+    save.mutate();
   };
 
   return (
     <form id={formId} className="schedule-form" onSubmit={onSubmit} aria-labelledby={`${id}-title`} noValidate>
-      <h3 id={`${id}-title`}>New schedule</h3>
+      <h3 id={`${id}-title`}>{editing ? 'Edit schedule' : 'New schedule'}</h3>
       <TextField
         id={`${id}-cron`}
         label="Cron expression"
@@ -81,7 +96,7 @@ export function ScheduleForm({ test, onCreated }: { test: Test; onCreated?: (sch
         onChange={(value) => {
           setCron(value);
           setCronProblem(null);
-          if (field === 'cron') create.reset();
+          if (field === 'cron') save.reset();
         }}
         error={cronProblem ?? fieldError('cron')}
         hint={
@@ -98,7 +113,7 @@ export function ScheduleForm({ test, onCreated }: { test: Test; onCreated?: (sch
           value={timezone}
           onChange={(event) => {
             setTimezone(event.target.value);
-            if (field === 'timezone') create.reset();
+            if (field === 'timezone') save.reset();
           }}
           aria-invalid={fieldError('timezone') ? true : undefined}
           aria-describedby={`${id}-timezone-hint${fieldError('timezone') ? ` ${id}-timezone-error` : ''}`}
@@ -148,9 +163,9 @@ export function ScheduleForm({ test, onCreated }: { test: Test; onCreated?: (sch
           With none checked, each run takes one free machine that offers <code>{test.tool}</code>.
         </p>
         {machines.error ? <ErrorNotice error={machines.error} /> : null}
-        {offering.length ? (
+        {listed.length ? (
           <ul className="machine-choices">
-            {offering.map((machine) => (
+            {listed.map((machine) => (
               <li key={machine.id}>
                 <label>
                   <input
@@ -159,7 +174,11 @@ export function ScheduleForm({ test, onCreated }: { test: Test; onCreated?: (sch
                     onChange={(event) => toggle(machine.id, event.target.checked)}
                     aria-invalid={fieldError('machines') ? true : undefined}
                   />
-                  {machine.name} <span className="muted">({machine.status})</span>
+                  {machine.name}{' '}
+                  <span className="muted">
+                    ({machine.status}
+                    {offering.includes(machine) ? '' : `, does not offer ${test.tool}`})
+                  </span>
                 </label>
               </li>
             ))}
@@ -173,11 +192,34 @@ export function ScheduleForm({ test, onCreated }: { test: Test; onCreated?: (sch
           </p>
         ) : null}
       </fieldset>
-      {create.error && field === null ? <ErrorNotice error={create.error} title="The schedule was not created" /> : null}
+      {editing ? (
+        <div className="field">
+          <label className="checkbox">
+            <input
+              type="checkbox"
+              checked={enabled}
+              onChange={(event) => setEnabled(event.target.checked)}
+              aria-describedby={`${id}-enabled-hint`}
+            />
+            Enabled
+          </label>
+          <p className="field-hint" id={`${id}-enabled-hint`}>
+            A disabled schedule never starts a run.
+          </p>
+        </div>
+      ) : null}
+      {save.error && field === null ? (
+        <ErrorNotice error={save.error} title={editing ? 'The schedule was not saved' : 'The schedule was not created'} />
+      ) : null}
       <div className="actions">
-        <button type="submit" className="button primary" disabled={create.isPending}>
-          {create.isPending ? 'Creating…' : 'Create schedule'}
+        <button type="submit" className="button primary" disabled={save.isPending}>
+          {save.isPending ? (editing ? 'Saving…' : 'Creating…') : editing ? 'Save schedule' : 'Create schedule'}
         </button>
+        {onCancel ? (
+          <button type="button" className="button" onClick={onCancel}>
+            Cancel
+          </button>
+        ) : null}
       </div>
     </form>
   );

@@ -1,5 +1,8 @@
-/** TestSchedules({ test }): the test's schedules (cron, time zone, next and last run, enabled, last error) with enable/disable and delete, and a form to add one. */
-import { useId } from 'react';
+/**
+ * TestSchedules({ test }): the test's schedules (cron, time zone, next and last run, enabled, last error) with edit,
+ * enable/disable and delete, and a form to add one; "Edit" puts the same form, filled in, in the new one's place.
+ */
+import { useEffect, useId, useRef, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'wouter';
 import { api, unwrap } from '../../api/client';
@@ -20,7 +23,7 @@ function When({ iso }: { iso: string | null }) {
   );
 }
 
-function ScheduleRow({ schedule }: { schedule: Schedule }) {
+function ScheduleRow({ schedule, editId, onEdit }: { schedule: Schedule; editId: string; onEdit(): void }) {
   const queryClient = useQueryClient();
   const replace = (changed: Schedule) =>
     queryClient.setQueryData<Schedule[]>(['schedules'], (previous) => previous?.map((s) => (s.id === changed.id ? changed : s)));
@@ -61,6 +64,9 @@ function ScheduleRow({ schedule }: { schedule: Schedule }) {
       </td>
       <td>
         <span className="row-actions">
+          <button type="button" className="button" id={editId} onClick={onEdit}>
+            Edit
+          </button>
           <button type="button" className="button" onClick={() => toggle.mutate(!schedule.enabled)} disabled={toggle.isPending}>
             {schedule.enabled ? 'Disable' : 'Enable'}
           </button>
@@ -82,6 +88,23 @@ export function TestSchedules({ test }: { test: Test }) {
   const id = useId();
   const schedules = useQuery({ ...schedulesQuery, refetchInterval: 60_000 });
   const mine = (schedules.data ?? []).filter((s) => s.test_id === test.id);
+  const [editingId, setEditingId] = useState<string | null>(null);
+  // A schedule deleted (here or elsewhere) while its form is open: nothing is left to edit.
+  const editing = mine.find((s) => s.id === editingId);
+  const editButtonId = (scheduleId: string) => `${id}-edit-${scheduleId}`;
+
+  // Back from the form (saved or cancelled): the focus returns to the row's Edit button, not to the page's start.
+  const returnTo = useRef<string | null>(null);
+  useEffect(() => {
+    if (editingId !== null || !returnTo.current) return;
+    document.getElementById(editButtonId(returnTo.current))?.focus();
+    returnTo.current = null;
+  });
+  const closeForm = () => {
+    returnTo.current = editingId;
+    setEditingId(null);
+  };
+
   return (
     <section className="panel" aria-labelledby={`${id}-heading`}>
       <h2 id={`${id}-heading`}>Schedules</h2>
@@ -107,13 +130,17 @@ export function TestSchedules({ test }: { test: Test }) {
             </thead>
             <tbody>
               {mine.map((schedule) => (
-                <ScheduleRow key={schedule.id} schedule={schedule} />
+                <ScheduleRow key={schedule.id} schedule={schedule} editId={editButtonId(schedule.id)} onEdit={() => setEditingId(schedule.id)} />
               ))}
             </tbody>
           </table>
         </div>
       )}
-      <ScheduleForm test={test} />
+      {editing ? (
+        <ScheduleForm key={editing.id} test={test} schedule={editing} onSaved={closeForm} onCancel={closeForm} />
+      ) : (
+        <ScheduleForm test={test} />
+      )}
     </section>
   );
 }
