@@ -14,6 +14,8 @@ export type { AnyCapabilityToken, CapabilityToken, Cardinality, Resolved } from 
 export type { HookBus, HookHandler } from '../core/kernel/hook-bus.ts';
 export type { KernelHooks } from '../core/kernel/hooks.ts';
 export { silentLogger } from '../core/kernel/logger.ts';
+export { coalescingPass } from '../core/kernel/coalescing-pass.ts';
+export type { CoalescingPass } from '../core/kernel/coalescing-pass.ts';
 export type { Logger } from '../core/kernel/logger.ts';
 export { badRequest, conflict, DomainError, forbidden, KernelBootError, notFound, unauthorized } from '../core/kernel/errors.ts';
 export type { ErrorCode } from '../core/kernel/errors.ts';

@@ -3,6 +3,7 @@
  * carries revocations, rotations and membership changes from every replica), so a revoked token or a removed member
  * is cut off within moments instead of keeping a stream open for as long as the run lasts.
  */
+import { coalescingPass } from '../kernel/coalescing-pass.ts';
 
 export interface LiveSession {
   /** Whether the caller may still hold this stream or socket (authenticates its credentials again). */
@@ -20,37 +21,26 @@ export interface LiveSessions {
 
 export function createLiveSessions(onError: (error: unknown) => void): LiveSessions {
   const sessions = new Set<LiveSession>();
-  let pass: Promise<void> | null = null;
-  let again = false;
 
   async function checkAll() {
-    do {
-      again = false;
-      for (const session of [...sessions]) {
-        let allowed = false;
-        try {
-          allowed = await session.stillAllowed();
-        } catch (error) {
-          onError(error);
-        }
-        if (!allowed && sessions.delete(session)) session.close();
+    for (const session of [...sessions]) {
+      let allowed = false;
+      try {
+        allowed = await session.stillAllowed();
+      } catch (error) {
+        onError(error);
       }
-    } while (again);
+      if (!allowed && sessions.delete(session)) session.close();
+    }
   }
+  const recheckAll = coalescingPass(checkAll, { onError });
 
   return {
     add(session) {
       sessions.add(session);
       return () => void sessions.delete(session);
     },
-    recheckAll() {
-      if (pass) {
-        again = true;
-        return pass;
-      }
-      pass = checkAll().finally(() => (pass = null));
-      return pass;
-    },
+    recheckAll,
     size: () => sessions.size,
   };
 }

@@ -3,7 +3,7 @@
  * runs, and completed ones for those who asked), written in one transaction that marks the row done; messages are
  * then sent under a lease with the webhook retry schedule (1 min, 5 min, 30 min, 2 h, then failed).
  */
-import { type Database, type Logger, nextAttemptAfterFailure, sqlOf, transaction } from 'loadplane/plugin';
+import { coalescingPass, type Database, type Logger, nextAttemptAfterFailure, sqlOf, transaction } from 'loadplane/plugin';
 
 export interface MailMessage {
   to: string;
@@ -112,34 +112,17 @@ export function createEmailWorker(options: { db: Database; send: SendMail | null
     }
   }
 
-  let running: Promise<void> | null = null;
-  let again = false;
-  function wake(): Promise<void> {
-    if (running) {
-      again = true;
-      return running;
-    }
-    running = (async () => {
-      do {
-        again = false;
-        try {
-          await collect();
-        } catch (error) {
-          options.logger.error('e-mail notifications failed', { error: String(error) });
-        }
-      } while (again && !stopped);
-    })().finally(() => {
-      running = null;
-    });
-    return running;
-  }
+  const wake = coalescingPass(collect, {
+    stopped: () => stopped,
+    onError: (error) => options.logger.error('e-mail notifications failed', { error: String(error) }),
+  });
 
   return {
     collect,
     wake,
     async stop() {
       stopped = true;
-      await running;
+      await wake.settled();
     },
   };
 }

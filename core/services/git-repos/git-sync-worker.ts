@@ -16,6 +16,7 @@ import {
 import { formatIp } from '../../domain/ip-address.ts';
 import type { SecretBox } from '../../domain/secret-box.ts';
 import { maxScriptBytes } from '../../domain/test-rules.ts';
+import { coalescingPass } from '../../kernel/coalescing-pass.ts';
 import type { HookBus } from '../../kernel/hook-bus.ts';
 import type { KernelHooks } from '../../kernel/hooks.ts';
 import type { Logger } from '../../kernel/logger.ts';
@@ -51,8 +52,6 @@ export function createGitSyncWorker(deps: {
 }) {
   const limits: GitSyncLimits = { maxFetchBytes, timeoutMillis: syncTimeoutMillis, maxFiles: maxSyncedFiles, ...deps.limits };
   const sql = sqlOf(deps.db);
-  let running: Promise<void> | null = null;
-  let again = false;
   let stopped = false;
 
   async function claim(): Promise<(GitRepoRow & { lease_id: string }) | null> {
@@ -232,9 +231,7 @@ export function createGitSyncWorker(deps: {
   }
 
   async function drain(): Promise<void> {
-    do {
-      again = false;
-      for (let repo = await claim(); repo && !stopped; repo = await claim()) {
+    for (let repo = await claim(); repo && !stopped; repo = await claim()) {
         try {
           await syncOne(repo);
         } catch (error) {
@@ -242,26 +239,21 @@ export function createGitSyncWorker(deps: {
           deps.logger.error('git sync failed', { repo_id: repo.id, error: String(error) });
           await finish(repo, { error: 'the sync failed unexpectedly; see the service log' }).catch(() => {});
         }
-      }
-    } while (again && !stopped);
+    }
   }
+  const pass = coalescingPass(drain, {
+    stopped: () => stopped,
+    onError: (error) => deps.logger.error('the git sync worker failed', { error: String(error) }),
+  });
 
   return {
     /** Syncs every queued repository; a call during a pass makes it look once more. */
     wake(): Promise<void> {
-      if (stopped) return Promise.resolve();
-      if (running) {
-        again = true;
-        return running;
-      }
-      running = drain()
-        .catch((error) => deps.logger.error('the git sync worker failed', { error: String(error) }))
-        .finally(() => (running = null));
-      return running;
+      return stopped ? Promise.resolve() : pass();
     },
     async stop(): Promise<void> {
       stopped = true;
-      await running;
+      await pass.settled();
     },
   };
 }

@@ -5,6 +5,7 @@
  * skips a task another replica is claiming and is refused by the database if a machine was just taken. The tasks a pass
  * looks at and cannot place get their reason (pending-reasons.ts) from what it read; the queue behind them on the sweep.
  */
+import { coalescingPass } from '../../kernel/coalescing-pass.ts';
 import { describeWaiting, namedCause, type PoolFacts, poolCause, type WaitingCause } from '../../domain/pending-reason.ts';
 import { placeholders, sqlOf } from '../sql.ts';
 import { type Explained, type PendingReasons, poolFactsOf, poolFactsSelect } from './pending-reasons.ts';
@@ -91,8 +92,6 @@ export function createDispatcher(ctx: RunContext, lifecycle: RunLifecycle, reaso
     return { machines: [...named, ...free], wanted: new Map([...needs].map(([key, need]) => [key, need.n])), facts };
   }
 
-  let running: Promise<void> | null = null;
-  let again = false;
   let wholeQueueWanted = false;
 
   async function pass(): Promise<void> {
@@ -175,7 +174,7 @@ export function createDispatcher(ctx: RunContext, lifecycle: RunLifecycle, reaso
         if (!one) {
           // A full pool used up by other tasks of this pass (a machine serves several tools): more may be free, and
           // the next round says whether this one waits.
-          if (pool.length >= (wanted.get(key) ?? 0)) again = true;
+          if (pool.length >= (wanted.get(key) ?? 0)) dispatch.again();
           // Free machines with the tool exist, all taken by tasks ahead; or none is free, and the pool says why.
           else if (pool.length > 0) explain(task, poolCause({ online: true, offered: true, problem: null }, task.tool, aheadOf(task)));
           else unexplained.push({ task, ahead: aheadOf(task) });
@@ -201,26 +200,12 @@ export function createDispatcher(ctx: RunContext, lifecycle: RunLifecycle, reaso
     await reasons.record(explained);
   }
 
+  const dispatch = coalescingPass(pass, { onError: (error) => ctx.logger.error('dispatch pass failed', { error: String(error) }) });
+
   return {
     kick(options) {
       if (options?.wholeQueue) wholeQueueWanted = true;
-      if (running) {
-        again = true;
-        return running;
-      }
-      running = (async () => {
-        try {
-          do {
-            again = false;
-            await pass();
-          } while (again);
-        } catch (error) {
-          ctx.logger.error('dispatch pass failed', { error: String(error) });
-        } finally {
-          running = null;
-        }
-      })();
-      return running;
+      return dispatch();
     },
     explain: (taskIds) => reasons.explainQueued({ taskIds }),
   };

@@ -8,6 +8,7 @@ import { formatIp } from '../../domain/ip-address.ts';
 import type { SecretBox } from '../../domain/secret-box.ts';
 import { nextAttemptAfterFailure } from '../../domain/webhook-retry.ts';
 import { signatureHeader } from '../../domain/webhook-signature.ts';
+import { coalescingPass } from '../../kernel/coalescing-pass.ts';
 import type { Logger } from '../../kernel/logger.ts';
 import type { Database } from '../../ports/database.ts';
 import type { WebhookPostResult, WebhookTransport } from '../../ports/webhook-transport.ts';
@@ -173,28 +174,11 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions) {
     return made;
   }
 
-  let running: Promise<void> | null = null;
-  let again = false;
   /** Runs collect now, or once more right after the running pass (wake-ups arriving meanwhile are merged). */
-  function wake(): Promise<void> {
-    if (running) {
-      again = true;
-      return running;
-    }
-    running = (async () => {
-      do {
-        again = false;
-        try {
-          await collect();
-        } catch (error) {
-          options.logger.error('webhook collector failed', { error: String(error) });
-        }
-      } while (again && !stopped);
-    })().finally(() => {
-      running = null;
-    });
-    return running;
-  }
+  const wake = coalescingPass(collect, {
+    stopped: () => stopped,
+    onError: (error) => options.logger.error('webhook collector failed', { error: String(error) }),
+  });
 
   return {
     collect,
@@ -211,7 +195,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions) {
     },
     async stop() {
       stopped = true;
-      await running;
+      await wake.settled();
     },
   };
 }
