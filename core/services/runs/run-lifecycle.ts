@@ -12,6 +12,7 @@ import {
   liveFailures,
   storedThresholds,
   thresholdFailureMessage,
+  type Threshold,
   type ThresholdResult,
   verdictOf,
 } from '../../domain/thresholds.ts';
@@ -20,6 +21,8 @@ import { intervalSummaries } from './interval-summaries.ts';
 import { activeAssignmentStatuses, isTerminal } from '../../domain/run-state.ts';
 import { isUniqueViolation, placeholders, type Sql, sqlOf, transaction, type Tx } from '../sql.ts';
 import { writeOutbox } from './outbox.ts';
+import { Task } from '../../domain/entities/task.ts';
+import { newPublicId } from '../../domain/public-id.ts';
 import type { RunContext } from './run-context.ts';
 
 type Final = 'completed' | 'failed' | 'cancelled';
@@ -67,6 +70,20 @@ interface AssignmentRow {
 
 const active = placeholders(activeAssignmentStatuses);
 const activeList = [...activeAssignmentStatuses];
+
+/** A task as a start creates it (the lifecycle fills in the rest: pending, no figures yet). */
+export interface NewTask {
+  id: string;
+  workspaceId: string;
+  testId: string;
+  configId: string | null;
+  scheduleId: string | null;
+  transport: 'sse' | 'ws';
+  machineIds: readonly string[];
+  createdBy: string | null;
+  thresholds: readonly Threshold[];
+  pendingUntil: Date | null;
+}
 
 export interface AssignmentResult {
   status: 'completed' | 'failed';
@@ -226,6 +243,48 @@ export function createRunLifecycle(ctx: RunContext, effects: RunEffects) {
   }
 
   return {
+    /**
+     * (none) -> pending: the task row and its run.created outbox row, in the caller's transaction (which holds the
+     * workspace's lock and checked the test, the machines and the plan's cap), so the start, its audit entry and its
+     * event commit together or not at all.
+     */
+    async create(tx: Tx, task: NewTask): Promise<{ id: string; publicId: string }> {
+      const created = tx.em.create(Task, {
+        id: task.id,
+        publicId: newPublicId(),
+        workspaceId: task.workspaceId,
+        testId: task.testId,
+        configId: task.configId,
+        scheduleId: task.scheduleId,
+        status: 'pending',
+        transport: task.transport,
+        requestedMachineIds: [...task.machineIds],
+        machineCount: Math.max(1, task.machineIds.length),
+        createdBy: task.createdBy,
+        p50: null,
+        p95: null,
+        p99: null,
+        errorRate: null,
+        requestsPerSec: null,
+        totalRequests: null,
+        errorMessage: null,
+        thresholds: [...task.thresholds],
+        verdict: null,
+        thresholdResults: [],
+        logLines: 0,
+        logSeq: 0,
+        logTruncated: false,
+        pendingUntil: task.pendingUntil,
+        pendingReason: null,
+        createdAt: new Date(),
+        startedAt: null,
+        finishedAt: null,
+      });
+      await tx.em.flush();
+      await writeOutbox(tx, { workspaceId: task.workspaceId, event: 'run.created', taskId: task.id, payload: { test_id: task.testId, machine_ids: task.machineIds } });
+      return { id: created.id, publicId: created.publicId };
+    },
+
     /** pending -> running on the given machines; null when the task was taken or ended, or a machine is no longer free. */
     async claim(taskId: string, machineIds: readonly string[]): Promise<string[] | null> {
       try {

@@ -5,7 +5,7 @@ import { LoadConfigEntity } from '../../domain/entities/load-config.ts';
 import { Machine } from '../../domain/entities/machine.ts';
 import { Task } from '../../domain/entities/task.ts';
 import { TestDefinition } from '../../domain/entities/test-definition.ts';
-import { isPublicId, newPublicId } from '../../domain/public-id.ts';
+import { isPublicId } from '../../domain/public-id.ts';
 import { isTerminal } from '../../domain/run-state.ts';
 import { badRequest, DomainError, notFound } from '../../kernel/errors.ts';
 import { type AuditTarget, recordAudit } from '../audit-log.ts';
@@ -14,7 +14,6 @@ import type { PageFilter } from '../machines.ts';
 import { sqlOf, transaction, type Tx } from '../sql.ts';
 import { isUuid, lockWorkspace } from '../workspace-scope.ts';
 import type { Dispatcher } from './dispatcher.ts';
-import { writeOutbox } from './outbox.ts';
 import type { RunContext } from './run-context.ts';
 import type { RunLifecycle } from './run-lifecycle.ts';
 
@@ -113,43 +112,23 @@ export function createTaskService(ctx: RunContext, lifecycle: RunLifecycle, disp
         `this workspace already has ${pending} tasks waiting for a machine (the ${plan} plan allows ${cap}); wait for some to start or cancel them`,
       );
     }
-    const task = tx.em.create(Task, {
+    const task = await lifecycle.create(tx, {
       id,
-      publicId: newPublicId(),
       workspaceId,
       testId: test.id,
       configId: input.configId?.toLowerCase() ?? null,
       scheduleId: starter.scheduleId,
-      status: 'pending',
       // Long polling is not implemented: it falls back to SSE (spec rule 2).
       transport: input.transport === 'ws' ? 'ws' : 'sse',
-      requestedMachineIds: machineIds,
-      machineCount: Math.max(1, machineIds.length),
+      machineIds,
       createdBy: starter.userId,
-      p50: null,
-      p95: null,
-      p99: null,
-      errorRate: null,
-      requestsPerSec: null,
-      totalRequests: null,
-      errorMessage: null,
       // The test's thresholds now: editing the test later leaves this run's verdict as it is.
       thresholds: [...(test.thresholds ?? [])],
-      verdict: null,
-      thresholdResults: [],
-      logLines: 0,
-      logSeq: 0,
-      logTruncated: false,
       pendingUntil: waitSeconds > 0 ? new Date(Date.now() + waitSeconds * 1000) : null,
-      pendingReason: null,
-      createdAt: new Date(),
-      startedAt: null,
-      finishedAt: null,
     });
     const details = { test_id: test.id, machine_ids: machineIds, ...(starter.scheduleId ? { schedule_id: starter.scheduleId } : {}) };
     starter.audit(tx.em, { type: 'task', id, label: `${test.name} (${task.publicId})` }, details);
     await tx.em.flush();
-    await writeOutbox(tx, { workspaceId, event: 'run.created', taskId: id, payload: { test_id: test.id, machine_ids: machineIds } });
     return id;
   }
 
