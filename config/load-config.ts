@@ -1,6 +1,7 @@
 /** Builds the configuration from defaults and environment variables; a wrong value stops the service naming the variable. */
 import { Value } from '@sinclair/typebox/value';
 import { type Config, ConfigSchema } from './schema.ts';
+import { PluginSourcesError, readPluginSources } from './plugin-sources.ts';
 import { parseCidr } from '../core/domain/ip-address.ts';
 
 export class ConfigError extends Error {
@@ -35,8 +36,11 @@ const parseList = (raw: string | undefined) =>
     .map((item) => item.trim())
     .filter((item) => item.length > 0);
 
-/** Reads the contract's variables from `env` (the runtime entry passes process.env); returns a frozen, validated config. */
-export function loadConfig(env: Env): Readonly<Config> {
+/**
+ * Reads the contract's variables from `env` (the runtime entry passes process.env) and the plugin settings (the
+ * LOADPLANE_PLUGIN_* variables and the LOADPLANE_CONFIG file, read with `readText`); returns a frozen, validated config.
+ */
+export function loadConfig(env: Env, readText?: (path: string) => string): Readonly<Config> {
   const port = parseInteger(env, 'PORT', 8080);
   const databaseUrl = blankToUndefined(env.DATABASE_URL);
   const candidate = {
@@ -95,5 +99,12 @@ export function loadConfig(env: Env): Readonly<Config> {
   if (candidate.bootstrapAdminPassword && !candidate.bootstrapAdminUsername) {
     throw new ConfigError('BOOTSTRAP_ADMIN_PASSWORD is set but BOOTSTRAP_ADMIN_USERNAME is not');
   }
-  return Object.freeze(candidate as Config);
+  let pluginSources;
+  try {
+    pluginSources = readPluginSources(env, readText);
+  } catch (error) {
+    if (error instanceof PluginSourcesError) throw new ConfigError(error.message);
+    throw error;
+  }
+  return Object.freeze({ ...candidate, pluginSources } as Config);
 }

@@ -1,5 +1,6 @@
 /** The one configuration schema: every variable of the operational contract, validated once at start and frozen. */
 import { type Static, Type } from '@sinclair/typebox';
+import type { PluginSources } from './plugin-sources.ts';
 
 export const plans = ['starter', 'scale', 'enterprise'] as const;
 
@@ -63,4 +64,8 @@ export const ConfigSchema = Type.Object({
   logFormat: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('pretty')], { description: 'LOG_FORMAT' })),
 });
 
-export type Config = Static<typeof ConfigSchema>;
+/**
+ * The configuration: the schema's variables, and what the operator set for plugins (LOADPLANE_PLUGIN_*, LOADPLANE_CONFIG),
+ * kept as written until the plugins are loaded and their schemas can type it (plugin-settings.ts).
+ */
+export type Config = Static<typeof ConfigSchema> & { readonly pluginSources: PluginSources };

@@ -81,6 +81,8 @@ export interface AgentHost {
  */
 export async function prepareAgentHost(options: {
   plugins: readonly PluginDefinition[];
+  /** Their config slices by plugin name, checked (the composition root's `operatorPluginConfig('agent', ...)`). */
+  pluginConfig?: Readonly<Record<string, Record<string, unknown>>>;
   logger: Logger;
   sandbox?: SandboxMode;
   hide?: string[];
@@ -93,6 +95,8 @@ export async function prepareAgentHost(options: {
   const kernel = await createKernel({
     plugins: options.plugins,
     logger: options.logger,
+    // The operator's settings: a tool's `binary`, say, is what this agent runs.
+    pluginConfig: options.pluginConfig,
     // Tools look their programs up on this machine, so an agent only offers what it can run.
     provided: [
       [programLookupPort, lookup],
@@ -194,6 +198,8 @@ export async function startNodeAgent(options: {
   logger: Logger;
   /** The load-tool plugins (the composition root's `loadAgentPlugins`: the built-in tools plus `--plugins`). */
   plugins: readonly PluginDefinition[];
+  /** Their config slices (LOADPLANE_PLUGIN_* and LOADPLANE_CONFIG, as the composition root resolved them). */
+  pluginConfig?: Readonly<Record<string, Record<string, unknown>>>;
   system?: Partial<SystemInfo>;
   metricsIntervalMillis?: number;
   onRetired?(): void;
@@ -215,7 +221,7 @@ export async function startNodeAgent(options: {
    */
   calibration?: false | Partial<CalibrationSettings>;
 }): Promise<RunningAgent & { shutdown(): Promise<void>; readonly report: readonly ToolReport[] }> {
-  const hostOptions = { plugins: options.plugins, logger: options.logger, sandbox: options.sandbox, hide: options.hide };
+  const hostOptions = { plugins: options.plugins, pluginConfig: options.pluginConfig, logger: options.logger, sandbox: options.sandbox, hide: options.hide };
   const host = await prepareAgentHost(hostOptions);
   options.onToolReport?.(host.report);
   const agent = startAgent({

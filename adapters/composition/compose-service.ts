@@ -1,18 +1,23 @@
 /**
  * The server's composition root: from the validated config, which plugins run (built-in and LOADPLANE_PLUGINS, by
- * name) and what each built-in plugin's config slice holds; then the core boots with them. Shared by the Bun and Deno
- * entries and the tests.
+ * name) and what each plugin's config slice holds (what the service derives for the built-in ones, the operator's
+ * LOADPLANE_PLUGIN_* variables and LOADPLANE_CONFIG file over it); then the core boots with them. Shared by the Bun and
+ * Deno entries and the tests.
  */
 import type { Config } from '../../config/schema.ts';
 import { type BootFacts, type BootOptions, bootService, type Service, serviceVersion } from '../../core/boot-service.ts';
 import type { PluginDefinition } from '../../core/kernel/define-plugin.ts';
+import { operatorPluginConfig } from './operator-plugin-config.ts';
 import { loadServerPlugins } from './plugins.ts';
 
 export interface ComposeOptions extends Omit<BootOptions, 'settings' | 'plugins' | 'pluginConfig' | 'sharedFiles'> {
   config: Readonly<Config>;
   /** Plugin definitions besides the configured ones (tests). */
   extraPlugins?: readonly PluginDefinition[];
-  /** Merged over the config slices derived from `config` (tests lower the password KDF cost, for one). */
+  /**
+   * Merged over the config slices derived from `config` (tests lower the password KDF cost, for one); the operator's
+   * settings (LOADPLANE_PLUGIN_*, LOADPLANE_CONFIG) are merged over both.
+   */
   pluginConfigOverrides?: Readonly<Record<string, Record<string, unknown>>>;
   /** Built-in plugins to leave out (tests of a spec tool whose plugin is missing). */
   leaveOut?: readonly string[];
@@ -75,21 +80,14 @@ export async function composeService(options: ComposeOptions): Promise<Service> 
   const { config, extraPlugins, pluginConfigOverrides, leaveOut, ...boot } = options;
   const loaded = await loadServerPlugins({ extra: config.plugins, embeddedIdentity: !config.authUrl, ui: config.uiEnabled, leaveOut });
   const plugins = [...loaded, ...(extraPlugins ?? [])];
+  // Before boot opens the database: a wrong setting stops the start at once, naming the plugin and the key.
+  const operator = operatorPluginConfig('server', plugins, config.pluginSources, boot.logger);
   return bootService({
     ...boot,
     settings: config,
     plugins,
-    pluginConfig: (facts) => mergeSlices(pluginConfigOverrides, builtinPluginConfig(config, facts)),
+    pluginConfig: (facts) => operator.slices(builtinPluginConfig(config, facts), pluginConfigOverrides),
     // The embedded provider's signing key: every replica must sign with the same one.
     sharedFiles: ['identity/realm-key.json'],
   });
-}
-
-function mergeSlices(
-  overrides: ComposeOptions['pluginConfigOverrides'],
-  slices: Record<string, Record<string, unknown>>,
-): Record<string, Record<string, unknown>> {
-  const merged = { ...slices };
-  for (const [name, slice] of Object.entries(overrides ?? {})) merged[name] = { ...merged[name], ...slice };
-  return merged;
 }

@@ -4,6 +4,8 @@ import { formatToolReport, startNodeAgent } from '../../agent/start-node-agent.t
 import { AgentStateError, defaultStateDir, openAgentState } from '../../agent/agent-state.ts';
 import { checkAgentHealth, recordAgentHealth } from '../../agent/agent-health.ts';
 import { loadAgentPlugins } from '../../composition/plugins.ts';
+import { operatorPluginConfig } from '../../composition/operator-plugin-config.ts';
+import { PluginSourcesError, readPluginSources } from '../../../config/plugin-sources.ts';
 import { createConsoleLogger } from '../../../core/kernel/console-logger.ts';
 import { DomainError, KernelBootError } from '../../../core/kernel/errors.ts';
 import { normalizeRegion } from '../../../core/domain/machine-rules.ts';
@@ -30,7 +32,9 @@ export const agentUsage = `usage: loadplane agent [--server URL] [--token-file F
   --sandbox     on (default): tools run in a bubblewrap sandbox, or not at all; off: without isolation, at your
                 own risk (env AGENT_SANDBOX)
   --plugins     more load-tool plugins by package name, comma-separated (installed beside Loadplane, e.g.
-                loadplane-plugin-hey), besides the built-in ones; the server needs them too (LOADPLANE_PLUGINS)
+                loadplane-plugin-hey), besides the built-in ones; the server needs them too (LOADPLANE_PLUGINS).
+                Their settings, as the service's: env LOADPLANE_PLUGIN_<NAME>_<KEY> (e.g.
+                LOADPLANE_PLUGIN_LOAD_TOOL_K6_BINARY=/opt/k6/k6) over the JSON file env LOADPLANE_CONFIG names
   --no-calibration
                 do not measure the machine's capacity (env AGENT_CALIBRATION=false). By default the agent runs the
                 http tool for about 3 s against a loopback target of its own after it registers, and again when
@@ -125,11 +129,22 @@ export async function runAgentCommand(argv: readonly string[], env: Record<strin
     console.error(`loadplane agent: ${error.message}\n(a plugin named in --plugins must be installed beside Loadplane: npm install <package>)`);
     process.exit(2);
   }
+  // The same plugin settings as the service's: LOADPLANE_PLUGIN_<NAME>_<KEY> over the LOADPLANE_CONFIG file.
+  let pluginConfig;
+  try {
+    pluginConfig = operatorPluginConfig('agent', plugins, readPluginSources(env), logger).slices();
+  } catch (error) {
+    identity.release();
+    if (!(error instanceof KernelBootError) && !(error instanceof PluginSourcesError)) throw error;
+    console.error(`loadplane agent: ${error.message}`);
+    process.exit(2);
+  }
   const agent = await startNodeAgent({
     serverUrl: connection.server,
     token: connection.token,
     logger,
     plugins,
+    pluginConfig,
     // For the person at the terminal: what this machine can run, and how to install what it cannot.
     onToolReport: (report) => console.log(formatToolReport(report)),
     system: { ...(values.name ? { name: values.name } : {}), ...(values.hostname ? { hostname: values.hostname } : {}), ...(region ? { region } : {}) },

@@ -5,9 +5,11 @@
  */
 import { join } from 'node:path';
 import type { Service } from '../../../core/boot-service.ts';
-import type { Logger } from '../../../core/kernel/logger.ts';
+import { type Logger, silentLogger } from '../../../core/kernel/logger.ts';
 import { provisionLocalAgentToken } from '../../../core/services/runs/local-agent-account.ts';
 import { loadToolPluginsOf } from '../../composition/plugins.ts';
+import { operatorPluginConfig } from '../../composition/operator-plugin-config.ts';
+import { noPluginSources, type PluginSources } from '../../../config/plugin-sources.ts';
 import type { SandboxMode } from '../../process/sandbox/open-tool-sandbox.ts';
 import { openAgentState } from '../../agent/agent-state.ts';
 import { startNodeAgent, type ToolReport } from '../../agent/start-node-agent.ts';
@@ -24,16 +26,22 @@ export async function startLocalAgent(
     calibration: boolean;
     logger: Logger;
     onToolReport?: (report: readonly ToolReport[]) => void;
+    /** The operator's plugin settings (the config's), so its tools run what the service's are configured with. */
+    pluginSources?: PluginSources;
   },
 ) {
   const identity = openAgentState(join(options.dataDir, 'local-agent'));
   try {
+    // The same load tools as the service: the built-in ones and those LOADPLANE_PLUGINS added, with the same settings.
+    const plugins = loadToolPluginsOf(service);
+    // Silent: the service checked and warned about these very settings already; the server-only ones would be noise here.
+    const pluginConfig = operatorPluginConfig('agent', plugins, options.pluginSources ?? noPluginSources, silentLogger).slices();
     const agent = await startNodeAgent({
       serverUrl: options.serverUrl,
       token: await provisionLocalAgentToken(service.database, service.bootstrapWorkspaceId),
       logger: options.logger,
-      // The same load tools as the service: the built-in ones and those LOADPLANE_PLUGINS added.
-      plugins: loadToolPluginsOf(service),
+      plugins,
+      pluginConfig,
       system: { name: 'local agent' },
       // Its tools run beside the service: they must not read its data (keys, secrets, the database files).
       sandbox: options.sandbox,

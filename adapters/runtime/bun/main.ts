@@ -87,6 +87,7 @@ async function main() {
         calibration: config.agentCalibration,
         logger: logger.child({ component: 'local-agent' }),
         onToolReport: (report) => (tools ??= report),
+        pluginSources: config.pluginSources,
       })
     : null;
   // For a person at a terminal (never between a collector's JSON lines): where it is, how to sign in, what can run.
