@@ -457,6 +457,62 @@ async function main(): Promise<string> {
       return navigate(warmPage, url, path, webhookUrl);
     };
 
+    if (process.argv.includes('--profile')) {
+      // Where a warm dashboard navigation spends the page's main thread: a CPU profile (Chrome DevTools protocol), the
+      // functions with the most self time, then stop (no rounds).
+      await warmRound(dashboardPath, null);
+      const cdp = await warmContext.newCDPSession(warmPage);
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+      await cdp.send('Profiler.start');
+      const sample = await warmRound(dashboardPath, null);
+      const { profile } = (await cdp.send('Profiler.stop')) as unknown as {
+        profile: { nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[]; samples: number[]; timeDeltas: number[] };
+      };
+      const self = new Map<string, number>();
+      const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+      profile.samples.forEach((id, i) => {
+        const frame = byId.get(id)!.callFrame;
+        const key = `${frame.functionName || '(anonymous)'} ${frame.url.split('/').pop()}:${frame.lineNumber}`;
+        self.set(key, (self.get(key) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
+      });
+      // Inclusive time per function: a node's samples and its descendants', added once per function on each path.
+      const parentOf = new Map<number, number>();
+      for (const node of profile.nodes as { id: number; children?: number[] }[]) for (const child of node.children ?? []) parentOf.set(child, node.id);
+      const inclusive = new Map<string, number>();
+      profile.samples.forEach((id, i) => {
+        const seen = new Set<string>();
+        for (let at: number | undefined = id; at !== undefined; at = parentOf.get(at)) {
+          const frame = byId.get(at)!.callFrame;
+          const key = `${frame.functionName || '(anonymous)'} ${frame.url.split('/').pop()}:${frame.lineNumber}`;
+          if (seen.has(key)) continue;
+          seen.add(key);
+          inclusive.set(key, (inclusive.get(key) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
+        }
+      });
+      for (const [key, ms] of [...inclusive].sort((a, b) => b[1] - a[1]).slice(0, 40)) print(`${ms.toFixed(1).padStart(8)} ms  (total) ${key}`);
+      print(`profiled navigation: usable ${sample.usable.toFixed(0)} ms, painted ${sample.painted.toFixed(0)} ms, last API answer ${sample.lastApiEnd.toFixed(0)} ms`);
+      for (const [key, ms] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 30)) print(`${ms.toFixed(1).padStart(8)} ms  ${key}`);
+      // The waterfall: every resource the navigation loaded, when it started and ended (page clock).
+      const resources = await warmPage.evaluate(() =>
+        (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).map((entry) => [entry.name.replace(location.origin, '').slice(0, 90), entry.startTime, entry.responseEnd] as const),
+      );
+      for (const [name, start, end] of resources) print(`${start.toFixed(0).padStart(6)} → ${end.toFixed(0).padStart(6)}  ${name}`);
+      // The main thread's time by kind of work (a DevTools timeline trace of one more navigation).
+      await harness.browser.startTracing(warmPage, { categories: ['devtools.timeline', 'v8', 'disabled-by-default-devtools.timeline'] });
+      await warmRound(dashboardPath, null);
+      const trace = JSON.parse((await harness.browser.stopTracing()).toString()) as { traceEvents: { name: string; ph: string; dur?: number; tid: number; pid: number; args?: { data?: { url?: string } } }[] };
+      const main = trace.traceEvents.find((event) => event.name === 'thread_name' && (event.args as { name?: string } | undefined)?.name === 'CrRendererMain');
+      const kinds = new Map<string, number>();
+      for (const event of trace.traceEvents) {
+        if (event.ph !== 'X' || !event.dur || !main || event.tid !== main.tid || event.pid !== main.pid) continue;
+        kinds.set(event.name, (kinds.get(event.name) ?? 0) + event.dur / 1000);
+      }
+      for (const [name, ms] of [...kinds].sort((a, b) => b[1] - a[1]).slice(0, 25)) print(`${ms.toFixed(1).padStart(8)} ms  (inclusive) ${name}`);
+      const marks = await warmPage.evaluate(() => performance.getEntriesByType('navigation').map((n) => JSON.stringify({ dcl: (n as PerformanceNavigationTiming).domContentLoadedEventEnd, response: (n as PerformanceNavigationTiming).responseEnd })));
+      print(`navigation: ${marks.join(' ')}`);
+      return out.join('\n');
+    }
     const results = new Map<string, { cold: Sample[]; warm: Sample[] }>();
     for (const [path] of targets) results.set(path, { cold: [], warm: [] });
     // One unmeasured warm-up of each.

@@ -79,6 +79,8 @@ export function TimeSeriesChart(props: {
   const data = useMemo(() => [times, ...series.map((s) => s.values)] as uPlot.AlignedData, [times, series]);
   const dataRef = useRef(data);
   dataRef.current = data;
+  /** The data the chart shows now. */
+  const drawnRef = useRef<uPlot.AlignedData | null>(null);
   // What needs a new chart: anything but the data.
   const shape = JSON.stringify([title, unit, height, series.map((s) => s.label), showPoints]);
 
@@ -123,14 +125,17 @@ export function TimeSeriesChart(props: {
     };
     const plot = new uPlot(options, dataRef.current, container);
     plotRef.current = plot;
+    drawnRef.current = dataRef.current;
     return () => {
       plot.destroy();
       plotRef.current = null;
     };
   }, [shape, height, unit, showPoints, themeVersion]);
 
-  // New data: in place, keeping the chart.
+  // New data: in place, keeping the chart (not the data a new chart was just drawn with: that would draw it twice).
   useEffect(() => {
+    if (drawnRef.current === data) return;
+    drawnRef.current = data;
     plotRef.current?.setData(data);
   }, [data]);
 
@@ -154,7 +159,7 @@ export function TimeSeriesChart(props: {
     };
   }, [height]);
 
-  const summaries = series.map((s) => ({ label: s.label, ...summaryOf(s.values) }));
+  const summaries = useMemo(() => series.map((s) => ({ label: s.label, ...summaryOf(s.values) })), [series]);
   const lastTime = times.length ? new Date(times[times.length - 1]! * 1000).toLocaleTimeString() : null;
 
   return (

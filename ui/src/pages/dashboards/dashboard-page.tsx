@@ -3,11 +3,11 @@
  * parallel), a time range for all of them (last 15 min, 1 h, 6 h, 24 h, or a run's span; kept in the URL), and
  * add / edit / remove panels (PUT replaces the dashboard's panels).
  */
-import { useId, useMemo, useState } from 'react';
+import { useCallback, useId, useMemo, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams, useSearchParams } from 'wouter';
 import { api, unwrap } from '../../api/client';
-import { machinesQuery, testsQuery } from '../../api/queries';
+import { machinesQuery, taskQuery, testsQuery } from '../../api/queries';
 import type { Task } from '../../api/types';
 import { ConfirmButton } from '../../components/common/confirm-button';
 import { EmptyState } from '../../components/common/empty-state';
@@ -43,19 +43,24 @@ export default function DashboardPage() {
   const testNames = useMemo(() => new Map((tests.data ?? []).map((t) => [t.id, t.name])), [tests.data]);
   const runById = useMemo(() => new Map((runs.data ?? []).map((t) => [t.id, t])), [runs.data]);
   const machineNames = useMemo(() => new Map((machines.data ?? []).map((m) => [m.id, m.name])), [machines.data]);
-  const nameOf: NameOf = (label, value) =>
-    label === 'run'
-      ? (runById.get(value)?.public_id ?? value)
-      : label === 'test'
-        ? (testNames.get(value) ?? value)
-        : label === 'machine'
-          ? (machineNames.get(value) ?? value)
-          : value;
-
   const runId = params.get('run') ?? '';
+  // The chosen run by its id, in parallel with the list: its span is the panels' range, so they need not wait for 200 runs.
+  const chosenRun = useQuery({ ...taskQuery(runId), enabled: runId !== '' });
+  const nameOf: NameOf = useCallback(
+    (label, value) =>
+      label === 'run'
+        ? (runById.get(value)?.public_id ?? (value === chosenRun.data?.id ? chosenRun.data.public_id : value))
+        : label === 'test'
+          ? (testNames.get(value) ?? value)
+          : label === 'machine'
+            ? (machineNames.get(value) ?? value)
+            : value,
+    [runById, testNames, machineNames, chosenRun.data],
+  );
+
   const rangeId = (RANGES.some((r) => r.id === params.get('range')) ? params.get('range') : '1h') as RangeId;
   const choice: RangeChoice = runId ? { kind: 'run', runId } : { kind: 'relative', id: rangeId };
-  const run = runId ? (runById.get(runId) ?? null) : null;
+  const run = runId ? (chosenRun.data ?? runById.get(runId) ?? null) : null;
   const range = rangeOf(choice, run);
   const live = choice.kind === 'relative' || (run !== null && !run.finished_at);
   const refetchMs = choice.kind === 'relative' ? 30_000 : live ? 5_000 : false;
@@ -177,7 +182,7 @@ export default function DashboardPage() {
             </select>
           </div>
         ) : null}
-        {runId && !runs.isPending && !run ? <p className="muted">This run is not among the workspace&apos;s 200 latest runs, or it never started.</p> : null}
+        {runId && !chosenRun.isPending && !run ? <p className="muted">This run was not found in this workspace.</p> : null}
         {run && range ? (
           <p className="muted">
             From {formatDateTime(run.started_at)} to {run.finished_at ? formatDateTime(run.finished_at) : 'now (still running)'}.

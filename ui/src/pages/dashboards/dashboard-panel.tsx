@@ -3,12 +3,12 @@
  * its chart code loaded lazily; line, area, bar and heatmap panels are drawn by TimeSeriesChart, `stat` as the last
  * value of each series, `table` as a table of last, lowest and highest values.
  */
-import { lazy, Suspense, useEffect, useId, useRef, useState, type ReactNode, type RefObject } from 'react';
+import { lazy, Suspense, useEffect, useId, useMemo, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { ErrorNotice } from '../../components/common/error-notice';
 import { Loading } from '../../components/common/loading';
 import { metricQuery } from './dashboard-queries';
-import { chartDataOf, lastValuesOf, queryText, requestOf, unitOf, type MetricQueryResult, type NameOf, type TimeRange } from './metric-query';
+import { alignedColumnsOf, lastValuesOf, queryText, requestOf, seriesLabelsOf, unitOf, type MetricQueryResult, type NameOf, type TimeRange } from './metric-query';
 import type { Panel } from './panel-draft';
 
 const TimeSeriesChart = lazy(() => import('../../components/charts/time-series-chart'));
@@ -40,6 +40,13 @@ function formatNumber(value: number | null): string {
 
 function PanelBody({ panel, result, nameOf }: { panel: Panel; result: MetricQueryResult; nameOf: NameOf }) {
   const unit = unitOf(result);
+  // Aligned once per answer, and the series rebuilt only when the answer or a label changes: the chart then redraws
+  // only for new data (the page re-renders as the names of runs, tests and machines arrive).
+  const aligned = useMemo(() => alignedColumnsOf(result), [result]);
+  const labels = seriesLabelsOf(result, nameOf);
+  const labelKey = labels.join('\u0000');
+  // labels are compared by their text (labelKey), not by the array made on each render.
+  const data = useMemo(() => ({ times: aligned.times, series: aligned.columns.map((values, i) => ({ label: labels[i]!, values })) }), [aligned, labelKey]);
   if (result.series.length === 0 || result.series.every((s) => s.points.length === 0)) {
     return <p className="muted">No data in this time range. Pick a longer range or a run&apos;s span above, or check the panel&apos;s filters.</p>;
   }
@@ -57,7 +64,6 @@ function PanelBody({ panel, result, nameOf }: { panel: Panel; result: MetricQuer
       </dl>
     );
   }
-  const data = chartDataOf(result, nameOf);
   if (panel.chart === 'table') {
     return (
       <div className="table-wrap">

@@ -1,6 +1,6 @@
 /** Dashboard queries: the stored query with the dashboard's range, the answer as chart columns, the editor's fields. */
 import { describe, expect, test } from 'bun:test';
-import { chartDataOf, durationSeconds, lastValuesOf, queryParams, rangeOf, requestOf, seriesLabelOf } from './metric-query';
+import { alignedColumnsOf, chartDataOf, durationSeconds, lastValuesOf, queryParams, rangeOf, requestOf, seriesLabelOf } from './metric-query';
 import { draftOfPanel, panelOfDraft, validatePanel } from './panel-draft';
 
 describe('metric queries', () => {
@@ -78,4 +78,51 @@ describe('panel editor', () => {
     expect(Object.keys(validatePanel({ ...draft, title: 'x', step: '10 sec', run: '~(' })).sort()).toEqual(['run', 'step']);
     expect(panelOfDraft({ ...draft, title: ' Requests ', run: 'abc' })).toEqual({ title: 'Requests', chart: 'line', query: 'metric=request_rate&run=abc' });
   });
+});
+
+/** The columns as a set of every time and a map per series would build them: the reference the one-pass merge must equal. */
+function referenceColumns(step: number, series: number[][][]) {
+  const present = [...new Set(series.flatMap((points) => points.map((p) => p[0]!)))].sort((a, b) => a - b);
+  const times: number[] = [];
+  for (const t of present) {
+    const previous = times[times.length - 1];
+    if (previous !== undefined && t - previous > step * 1.5) times.push(previous + step);
+    times.push(t);
+  }
+  const index = new Map(times.map((t, i) => [t, i]));
+  const columns = series.map((points) => {
+    const values: (number | null)[] = times.map(() => null);
+    for (const [t, value] of points) {
+      const at = index.get(t!);
+      if (at !== undefined && value !== undefined && Number.isFinite(value)) values[at] = value;
+    }
+    return values;
+  });
+  return { times, columns };
+}
+
+test('aligned columns in one pass equal the reference on seeded random answers (gaps, unsorted series, non-finite values)', () => {
+  for (let seed = 1; seed <= 200; seed++) {
+    let state = seed;
+    const random = () => {
+      state = (state * 1103515245 + 12345) % 2147483648;
+      return state / 2147483648;
+    };
+    const step = 1 + Math.floor(random() * 10);
+    const series = Array.from({ length: Math.floor(random() * 5) }, () => {
+      const points: number[][] = [];
+      let t = Math.floor(random() * 5) * step;
+      for (let n = Math.floor(random() * 30); n > 0; n--) {
+        t += step * (random() < 0.8 ? 1 : 2 + Math.floor(random() * 4));
+        points.push([t, random() < 0.05 ? Number.NaN : Math.round(random() * 1000)]);
+      }
+      if (random() < 0.2) points.reverse();
+      return points;
+    });
+    const result = { metric: 'm', unit: '', start: 0, end: 0, step, by: [], series: series.map((points) => ({ labels: {}, points })) };
+    const answer = alignedColumnsOf(result);
+    const reference = referenceColumns(step, series);
+    expect(answer.times).toEqual(reference.times);
+    expect(answer.columns.map((column) => column.map((v) => (v === null || Number.isNaN(v) ? null : v)))).toEqual(reference.columns);
+  }
 });
