@@ -10,8 +10,9 @@
 import { createNodeWebhookTransport } from '../adapters/net/node-webhook-transport.ts';
 import { createSecretBox } from '../core/domain/secret-box.ts';
 import { silentLogger } from '../core/kernel/logger.ts';
-import { createDeliveryWorker } from '../core/services/webhooks/delivery-worker.ts';
+import { createOutboxFeed } from '../core/services/outbox/outbox-feed.ts';
 import { createOutboundUrlGuard, parseAllowList } from '../core/services/webhooks/outbound-url-guard.ts';
+import { createDeliveryWorker } from '../plugins/notify-webhook/delivery-worker.ts';
 import { sqlOf } from '../core/services/sql.ts';
 import { startPostgresServer } from '../tests/helpers/postgres-server.ts';
 import { startServiceWithAgent } from '../tests/helpers/service-with-agent.ts';
@@ -55,6 +56,7 @@ async function throughput(mode: string) {
     );
     const worker = createDeliveryWorker({
       db: ts.service.database,
+      outbox: createOutboxFeed(ts.service.database),
       guard: createOutboundUrlGuard({ resolver: { resolve: async () => [] }, allow: parseAllowList(['127.0.0.1']) }),
       transport: createNodeWebhookTransport(),
       secrets: await createSecretBox(ts.service.secretKey),

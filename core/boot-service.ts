@@ -5,6 +5,7 @@
  */
 import type { EntitySchema } from '@mikro-orm/core';
 import { httpRoutesCapability } from './capabilities/http-routes.ts';
+import { notificationChannelCapability } from './capabilities/notification-channel.ts';
 import { loadToolCapability } from './capabilities/load-tool.ts';
 import { tokenVerifierCapability } from './capabilities/token-verifier.ts';
 import { coreEntities } from './domain/entities/index.ts';
@@ -50,6 +51,9 @@ import { type PinnedFetchFactory, pinnedFetchPort } from './ports/pinned-fetch.t
 import { type WebhookTransport, webhookTransportPort } from './ports/webhook-transport.ts';
 import { createOutboundUrlGuard, parseAllowList } from './services/webhooks/outbound-url-guard.ts';
 import { createWebhookService } from './services/webhooks/webhooks.ts';
+import { outboxFeedPort } from './ports/outbox-feed.ts';
+import { createOutboxFeed } from './services/outbox/outbox-feed.ts';
+import { createOutboxDispatcher } from './services/outbox/outbox-dispatcher.ts';
 import { testToolIds } from './domain/test-rules.ts';
 import { type GitFetcher, gitFetcherPort } from './ports/git-fetcher.ts';
 import type { RemoteMcpClient } from './ports/remote-mcp.ts';
@@ -245,6 +249,7 @@ export async function bootService(options: BootOptions): Promise<Service> {
         [dnsResolverPort, dnsResolver],
         [webhookTransportPort, webhookTransport],
         [jobQueuePort, jobQueue],
+        [outboxFeedPort, createOutboxFeed(database)],
         [gitFetcherPort, gitFetcher],
         [secretBoxPort, secretBox],
         // ASK AI masks every env-var value in what it sends its model; the values stay here.
@@ -256,6 +261,15 @@ export async function bootService(options: BootOptions): Promise<Service> {
       pluginConfig: options.pluginConfig?.({ authUrl, clientSecret, bootstrapUsername }) ?? {},
     });
 
+    // Notification channels (webhooks, e-mail) read the outbox at their own pace; the dispatcher tells them when.
+    const outbox = await createOutboxDispatcher({
+      channels: kernel.getAll(notificationChannelCapability),
+      feed: kernel.get(outboxFeedPort),
+      hooks: kernel.hooks,
+      pubsub,
+      workers: settings.workers,
+      logger: logger.child({ part: 'outbox' }),
+    });
     const bootstrapWorkspace = await ensureBootstrapWorkspace(database, bootstrapUsername);
     const callers = createCallerResolver({ db: database, hooks: kernel.hooks, changes, defaultPlan: settings.defaultPlan });
     const lastUsed = createLastUsedRecorder(database, options.lastUsedFlushMillis);
@@ -337,7 +351,7 @@ export async function bootService(options: BootOptions): Promise<Service> {
         db: database,
         guard: outboundGuard,
         secrets: secretBox,
-        queued: (workspaceId) => void kernel.hooks.callHook('webhook:queued', { workspaceId }),
+        queued: () => outbox.queued(),
       }),
       envVars,
       dashboards: createDashboardService({ db: database }),
@@ -393,6 +407,7 @@ export async function bootService(options: BootOptions): Promise<Service> {
       schedules: scheduleSweep,
       async stop() {
         await runs.stop();
+        outbox.stop();
         unsubscribeGitWake();
         await gitSync?.stop();
         await jobQueue.stop();

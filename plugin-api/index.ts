@@ -111,9 +111,17 @@ export { staticAssetsPort } from '../core/ports/static-assets.ts';
 export type { StaticAssets } from '../core/ports/static-assets.ts';
 export type { WebhookPost, WebhookPostResult, WebhookTransport } from '../core/ports/webhook-transport.ts';
 
-// ---- The service's records and outbox consumers (for server-side plugins such as notifiers) ----------------------
+// ---- Notification channels: the outbox under a cursor of their own, webhook envelopes, retries, the URL guard ------
+export { notificationChannelCapability } from '../core/capabilities/notification-channel.ts';
+export type { NotificationChannel } from '../core/capabilities/notification-channel.ts';
+export { outboxFeedPort } from '../core/ports/outbox-feed.ts';
+export type { OutboxConsumeOptions, OutboxFeed, OutboxRecord } from '../core/ports/outbox-feed.ts';
+export { envelopeBody, eventOfOutboxRow } from '../core/domain/webhook-events.ts';
+export { signatureHeader } from '../core/domain/webhook-signature.ts';
+export { nextAttemptAfterFailure } from '../core/domain/webhook-retry.ts';
+export { createOutboundUrlGuard, parseAllowList } from '../core/services/webhooks/outbound-url-guard.ts';
+export type { OutboundUrlGuard } from '../core/services/webhooks/outbound-url-guard.ts';
+
+// ---- The service's records (for server-side plugins) -------------------------------------------------------------
 export { AuditEntry } from '../core/domain/entities/audit-entry.ts';
 export { Workspace } from '../core/domain/entities/workspace.ts';
-export { nextAttemptAfterFailure } from '../core/domain/webhook-retry.ts';
-export { createDeliveryWorker } from '../core/services/webhooks/delivery-worker.ts';
-export { createOutboundUrlGuard, parseAllowList } from '../core/services/webhooks/outbound-url-guard.ts';

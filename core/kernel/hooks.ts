@@ -24,8 +24,6 @@ export interface KernelHooks {
     status: 'completed' | 'failed' | 'cancelled';
     durationMs: number;
   };
-  /** Webhook deliveries were queued by hand (a test ping, a redelivery): the delivery worker should look now. */
-  'webhook:queued': { workspaceId: string };
   'machine:online': { workspaceId: string; machineId: string };
   'machine:offline': { workspaceId: string; machineId: string };
 }

@@ -1,9 +1,13 @@
 /**
- * The e-mail consumer of the run outbox: each run.finished row becomes one message per member who opted in (failed
- * runs, and completed ones for those who asked), written in one transaction that marks the row done; messages are
- * then sent under a lease with the webhook retry schedule (1 min, 5 min, 30 min, 2 h, then failed).
+ * The e-mail consumer of the run outbox: each run.finished record after this channel's cursor becomes one message per
+ * member who opted in (failed runs, and completed ones for those who asked), written in the transaction that moves
+ * the cursor past it; messages are then sent under a lease with the webhook retry schedule (1 min, 5 min, 30 min,
+ * 2 h, then failed).
  */
-import { coalescingPass, type Database, type Logger, nextAttemptAfterFailure, sqlOf, transaction } from 'loadplane/plugin';
+import { coalescingPass, type Database, type Logger, nextAttemptAfterFailure, type OutboxFeed, type OutboxRecord, sqlOf, type Tx } from 'loadplane/plugin';
+
+/** This channel's cursor in the outbox. */
+export const emailConsumer = 'notify-email';
 
 export interface MailMessage {
   to: string;
@@ -13,65 +17,61 @@ export interface MailMessage {
 
 export type SendMail = (message: MailMessage) => Promise<void>;
 
-interface FinishedRow {
-  id: string | number;
-  workspace_id: string;
-  task_id: string;
-  payload: { status?: string; duration_ms?: number; error?: string | null; test_id?: string | null; verdict?: string | null };
-}
+type FinishedPayload = { status?: string; duration_ms?: number; error?: string | null; test_id?: string | null; verdict?: string | null };
 
-export function createEmailWorker(options: { db: Database; send: SendMail | null; publicUrl: string; logger: Logger; now?: () => Date }) {
+export function createEmailWorker(options: {
+  db: Database;
+  /** The run events after this channel's cursor. */
+  outbox: OutboxFeed;
+  send: SendMail | null;
+  publicUrl: string;
+  logger: Logger;
+  now?: () => Date;
+}) {
   const now = options.now ?? (() => new Date());
   const db = options.db;
   let stopped = false;
 
-  async function fanOut(): Promise<number> {
-    return transaction(db, async (tx) => {
-      // One pass at a time across replicas (waits, never skips); no row locks, which would hold up the webhooks' consumer.
-      await tx.all("select pg_advisory_xact_lock(hashtext('loadplane:outbox:email'))");
-      const rows = await tx.all<FinishedRow>(
-        `select id, workspace_id, task_id, payload from outbox where email_done_at is null and event = 'run.finished'
-         order by id limit 200`,
+  /** Queues the messages of one batch of run.finished records, through the transaction that moves the cursor. */
+  async function queueMessages(records: readonly OutboxRecord[], tx: Tx): Promise<void> {
+    const at = now();
+    for (const record of records) {
+      const row = { id: record.id, workspace_id: record.workspaceId, task_id: record.taskId, payload: record.payload as FinishedPayload };
+      const status = String(row.payload.status);
+      // A cancel is somebody's decision, not news: failed runs, and completed ones for those who asked.
+      // Without a mail transport the cursor only moves past them: nobody is mailed about old runs once SMTP_URL is set.
+      if (!options.send) continue;
+      const wanted = status === 'failed' ? 'p.on_failed' : status === 'completed' ? 'p.on_completed' : null;
+      if (!wanted) continue;
+      const [test] = await tx.all<{ name: string }>('select name from tests where id = ?', [row.payload.test_id ?? null]);
+      const name = test?.name ?? 'a test';
+      const verb = status === 'failed' ? 'failed' : 'completed';
+      const subject = `[Loadplane] ${name}: run ${verb}`;
+      const text = [
+        `The run of "${name}" ${verb}.`,
+        `Status: ${status}`,
+        `Duration: ${Math.round((row.payload.duration_ms ?? 0) / 1000)} s`,
+        ...(row.payload.verdict ? [`Thresholds: ${row.payload.verdict}`] : []),
+        ...(row.payload.error ? [`Error: ${row.payload.error}`] : []),
+        `Log: ${options.publicUrl}/api/v1/tasks/${row.task_id}/log-stream`,
+        '',
+        'You receive this because you opted in to these e-mails (PUT /api/v1/notification-preferences).',
+      ].join('\n');
+      await tx.all(
+        `insert into email_notifications (id, workspace_id, user_id, outbox_id, to_address, subject, body, state, attempts, next_attempt_at, created_at, updated_at)
+         select gen_random_uuid(), p.workspace_id, p.user_id, ?, u.email, ?, ?, 'waiting', 0, ?, ?, ?
+         from notification_preferences p
+         join memberships m on m.workspace_id = p.workspace_id and m.user_id = p.user_id
+         join user_profiles u on u.id = p.user_id
+         where p.workspace_id = ? and p.channel = 'email' and ${wanted} and u.email is not null
+         on conflict (outbox_id, user_id) do nothing`,
+        [row.id, subject, text, at, at, at, row.workspace_id],
       );
-      const at = now();
-      for (const row of rows) {
-        const status = String(row.payload.status);
-        // A cancel is somebody's decision, not news: failed runs, and completed ones for those who asked.
-        // Without a mail transport the rows are only marked: nobody is mailed about old runs once SMTP_URL is set.
-        if (!options.send) continue;
-        const wanted = status === 'failed' ? 'p.on_failed' : status === 'completed' ? 'p.on_completed' : null;
-        if (!wanted) continue;
-        const [test] = await tx.all<{ name: string }>('select name from tests where id = ?', [row.payload.test_id ?? null]);
-        const name = test?.name ?? 'a test';
-        const verb = status === 'failed' ? 'failed' : 'completed';
-        const subject = `[Loadplane] ${name}: run ${verb}`;
-        const text = [
-          `The run of "${name}" ${verb}.`,
-          `Status: ${status}`,
-          `Duration: ${Math.round((row.payload.duration_ms ?? 0) / 1000)} s`,
-          ...(row.payload.verdict ? [`Thresholds: ${row.payload.verdict}`] : []),
-          ...(row.payload.error ? [`Error: ${row.payload.error}`] : []),
-          `Log: ${options.publicUrl}/api/v1/tasks/${row.task_id}/log-stream`,
-          '',
-          'You receive this because you opted in to these e-mails (PUT /api/v1/notification-preferences).',
-        ].join('\n');
-        await tx.all(
-          `insert into email_notifications (id, workspace_id, user_id, outbox_id, to_address, subject, body, state, attempts, next_attempt_at, created_at, updated_at)
-           select gen_random_uuid(), p.workspace_id, p.user_id, ?, u.email, ?, ?, 'waiting', 0, ?, ?, ?
-           from notification_preferences p
-           join memberships m on m.workspace_id = p.workspace_id and m.user_id = p.user_id
-           join user_profiles u on u.id = p.user_id
-           where p.workspace_id = ? and p.channel = 'email' and ${wanted} and u.email is not null
-           on conflict (outbox_id, user_id) do nothing`,
-          [row.id, subject, text, at, at, at, row.workspace_id],
-        );
-      }
-      if (rows.length > 0) {
-        await tx.all(`update outbox set email_done_at = ? where id in (${rows.map(() => '?').join(', ')})`, [at, ...rows.map((row) => row.id)]);
-      }
-      return rows.length;
-    });
+    }
   }
+
+  /** One batch after the cursor (one pass per consumer at a time across replicas); 0 when caught up. */
+  const fanOut = () => options.outbox.consume(emailConsumer, { events: ['run.finished'], limit: 200 }, queueMessages);
 
   async function sendDue(): Promise<number> {
     const leaseId = crypto.randomUUID();

@@ -1,16 +1,16 @@
 /**
- * The `notify-email` plugin: members who opt in get an e-mail when a run fails (and, if they ask, when one completes),
- * built from the run outbox like webhooks, so just as durable. Sends through nodemailer to SMTP_URL; without it the
- * worker only marks the outbox rows as seen (nobody is mailed later about runs from before SMTP_URL was set).
+ * The `notify-email` plugin: a notification channel. Members who opt in get an e-mail when a run fails (and, if they
+ * ask, when one completes), built from the run outbox under this channel's own cursor, so just as durable as webhooks.
+ * Sends through nodemailer to SMTP_URL; without it the cursor only moves past the run events (nobody is mailed later
+ * about runs from before SMTP_URL was set). The core's outbox dispatcher wakes it; its job sends retries as they come due.
  */
 import { Type } from '@sinclair/typebox';
 import nodemailer from 'nodemailer';
-import { databasePort, definePlugin, jobQueuePort, pubSubPort } from 'loadplane/plugin';
-import { createEmailWorker } from './email-worker.ts';
+import { databasePort, definePlugin, jobQueuePort, notificationChannelCapability, outboxFeedPort } from 'loadplane/plugin';
+import { createEmailWorker, emailConsumer } from './email-worker.ts';
 import { NotifyEmail0001EmailNotifications } from './migrations/0001-email-notifications.ts';
 
 export const emailCollectJob = 'email:collect';
-const wakeTopic = 'email.wake';
 
 export default definePlugin({
   name: 'notify-email',
@@ -23,14 +23,12 @@ export default definePlugin({
     collectEveryMillis: Type.Integer({ minimum: 100, default: 20_000 }),
   }),
   setup(ctx) {
-    const pubsub = ctx.use(pubSubPort);
-    if (!ctx.config.workers) {
-      ctx.hooks.hook('run:finished', () => void pubsub.publish(wakeTopic, '').catch(() => {}));
-      return;
-    }
+    // An API-only replica (WORKERS=false) sends nothing; the dispatcher passes its wake-ups on to the others.
+    if (!ctx.config.workers) return;
     const transport = ctx.config.smtpUrl ? nodemailer.createTransport(ctx.config.smtpUrl) : null;
     const worker = createEmailWorker({
       db: ctx.use(databasePort),
+      outbox: ctx.use(outboxFeedPort),
       send: transport
         ? async (message) => {
             await transport.sendMail({ from: ctx.config.from, ...message });
@@ -39,16 +37,13 @@ export default definePlugin({
       publicUrl: ctx.config.publicUrl,
       logger: ctx.logger,
     });
+    ctx.provide(notificationChannelCapability, { name: emailConsumer, wake: () => worker.wake() });
     const queue = ctx.use(jobQueuePort);
     queue.define(emailCollectJob, () => worker.wake());
     queue.every(emailCollectJob, ctx.config.collectEveryMillis).catch((error) =>
       ctx.logger.error('the e-mail collector could not be scheduled', { error: String(error) }),
     );
-    const wake = () => void worker.wake();
-    ctx.hooks.hook('run:finished', wake);
-    const unsubscribe = pubsub.subscribe(wakeTopic, wake);
     ctx.onStop(async () => {
-      unsubscribe();
       await worker.stop();
       transport?.close();
     });

@@ -64,7 +64,7 @@ interface Notification {
 }
 
 /**
- * Waits until the e-mail consumer is done with the run's `run.finished` outbox row: the row is marked (so the set of
+ * Waits until the e-mail consumer is done with the run's `run.finished` outbox row: its cursor is past the row (so the set of
  * messages for it is fixed, written in the same transaction) and none of its messages still waits to be sent (a
  * message is `sent` only once the SMTP server accepted it). Then every mail this run will ever cause has arrived.
  */
@@ -72,11 +72,13 @@ async function emailsSettled(taskId: string): Promise<Notification[]> {
   const sql = sqlOf(fixture.ts.service.database);
   let settled: Notification[] | null = null;
   await waitFor(async () => {
-    const [row] = await sql.all<{ id: string; email_done_at: Date | null }>(
-      "select id, email_done_at from outbox where task_id = ? and event = 'run.finished'",
+    // Handled once the e-mail channel's outbox cursor stands at or past the row.
+    const [row] = await sql.all<{ id: string; handled: boolean }>(
+      `select o.id, o.id <= c.last_id as handled from outbox o join outbox_cursors c on c.consumer = 'notify-email'
+       where o.task_id = ? and o.event = 'run.finished'`,
       [taskId],
     );
-    if (!row?.email_done_at) return false;
+    if (!row?.handled) return false;
     const notifications = await sql.all<Notification>('select to_address, state from email_notifications where outbox_id = ? order by to_address', [row.id]);
     if (notifications.some((n) => n.state === 'waiting')) return false;
     settled = notifications;

@@ -10,8 +10,9 @@ import { createNodeWebhookTransport } from '../../adapters/net/node-webhook-tran
 import { createSecretBox } from '../../core/domain/secret-box.ts';
 import { silentLogger } from '../../core/kernel/logger.ts';
 import type { WebhookTransport } from '../../core/ports/webhook-transport.ts';
-import { createDeliveryWorker } from '../../core/services/webhooks/delivery-worker.ts';
+import { createOutboxFeed } from '../../core/services/outbox/outbox-feed.ts';
 import { createOutboundUrlGuard, parseAllowList } from '../../core/services/webhooks/outbound-url-guard.ts';
+import { createDeliveryWorker } from '../../plugins/notify-webhook/delivery-worker.ts';
 import { sqlOf } from '../../core/services/sql.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.ts';
@@ -34,6 +35,7 @@ const guard = createOutboundUrlGuard({
 async function worker(options: { transport?: WebhookTransport; timeoutMillis?: number } = {}) {
   return createDeliveryWorker({
     db: ts.service.database,
+    outbox: createOutboxFeed(ts.service.database),
     guard,
     transport: options.transport ?? realTransport,
     secrets: await createSecretBox(ts.service.secretKey),

@@ -4,6 +4,7 @@
  * exactly once.
  */
 import { afterAll, expect, test } from 'bun:test';
+import { notificationChannelCapability } from '../../core/capabilities/notification-channel.ts';
 import { sqlOf } from '../../core/services/sql.ts';
 import { requireOrSkip } from '../helpers/k6-binary.ts';
 import { POSTGRES_SKIP_MESSAGE, startPostgresServer } from '../helpers/postgres-server.ts';
@@ -69,7 +70,8 @@ test('WORKERS=false delivers nothing; two worker replicas deliver every event ex
     ]);
   }
   // Both replicas are told at once, as after a real transition: they race for the same rows and deliveries.
-  await Promise.all([a.service.kernel.hooks.callHook('webhook:queued', { workspaceId }), b.service.kernel.hooks.callHook('webhook:queued', { workspaceId })]);
+  const webhookChannel = (replica: TestService) => replica.service.kernel.getAll(notificationChannelCapability).find((channel) => channel.name === 'notify-webhook')!;
+  await Promise.all([webhookChannel(a).wake(), webhookChannel(b).wake()]);
   await receiver.waitFor((all) => all.length >= 1 + 2 * events, 30_000);
   await Bun.sleep(1500); // anything sent twice would arrive by now
   const started = receiver.received.filter((r) => r.body.event === 'test.started');

@@ -20,6 +20,7 @@ import { Migration0018EndpointResults } from './0018-endpoint-results.ts';
 import { Migration0019TestBaselines } from './0019-test-baselines.ts';
 import { Migration0020Schedules } from './0020-schedules.ts';
 import { Migration0021EndpointTimeline } from './0021-endpoint-timeline.ts';
+import { Migration0022OutboxCursors } from './0022-outbox-cursors.ts';
 
 export const coreMigrations = [
   Migration0001Foundation,
@@ -43,4 +44,5 @@ export const coreMigrations = [
   Migration0019TestBaselines,
   Migration0020Schedules,
   Migration0021EndpointTimeline,
+  Migration0022OutboxCursors,
 ];

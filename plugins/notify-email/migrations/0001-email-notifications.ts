@@ -24,9 +24,8 @@ export class NotifyEmail0001EmailNotifications extends Migration {
       unique (outbox_id, user_id)
     )`);
     this.addSql(`create index email_notifications_due on email_notifications (next_attempt_at) where state = 'waiting'`);
-    // Rows not yet turned into e-mails: this consumer's own mark on the outbox.
-    this.addSql(`alter table outbox add column email_done_at timestamptz`);
-    this.addSql(`update outbox set email_done_at = now()`);
-    this.addSql(`create index outbox_email_todo on outbox (id) where email_done_at is null and event = 'run.finished'`);
+    // Which run events this channel has handled is its cursor in the core's outbox_cursors (core-0022), not a column of
+    // the outbox. Databases that ran the first version of this migration had `outbox.email_done_at`; core-0022 turned
+    // it into the cursor and dropped it, so this version, which fresh databases run, no longer touches the outbox.
   }
 }

@@ -1,23 +1,29 @@
 /**
- * The webhook delivery worker: fans the outbox out into deliveries, claims due deliveries under a lease (SKIP LOCKED,
+ * The webhook delivery worker: fans the outbox out into deliveries (under this channel's own cursor), claims due deliveries under a lease (SKIP LOCKED,
  * so two workers or replicas never take the same attempt), checks the URL again, signs, sends, and records the
  * attempt with the retry schedule. A worker that dies mid-attempt leaves its lease to expire; the next collector then
  * sends again (the only case of a duplicate).
  */
-import { formatIp } from '../../domain/ip-address.ts';
-import type { SecretBox } from '../../domain/secret-box.ts';
-import { nextAttemptAfterFailure } from '../../domain/webhook-retry.ts';
-import { signatureHeader } from '../../domain/webhook-signature.ts';
-import { coalescingPass } from '../../kernel/coalescing-pass.ts';
-import type { Logger } from '../../kernel/logger.ts';
-import type { Database } from '../../ports/database.ts';
-import type { WebhookPostResult, WebhookTransport } from '../../ports/webhook-transport.ts';
-import { sqlOf } from '../sql.ts';
+import {
+  coalescingPass,
+  type Database,
+  formatIp,
+  type Logger,
+  nextAttemptAfterFailure,
+  type OutboundUrlGuard,
+  type OutboxFeed,
+  type SecretBox,
+  signatureHeader,
+  sqlOf,
+  type WebhookPostResult,
+  type WebhookTransport,
+} from 'loadplane/plugin';
 import { fanOutOutbox } from './outbox-fanout.ts';
-import type { OutboundUrlGuard } from './outbound-url-guard.ts';
 
 export interface DeliveryWorkerOptions {
   db: Database;
+  /** The run events after this channel's cursor. */
+  outbox: OutboxFeed;
   guard: OutboundUrlGuard;
   transport: WebhookTransport;
   secrets: SecretBox;
@@ -147,7 +153,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions) {
   /** One pass: fan out new outbox rows, then send every due delivery, batch by batch. Returns the attempts made. */
   async function collect(): Promise<number> {
     let made = 0;
-    while (!stopped && (await fanOutOutbox(db, { publicUrl: options.publicUrl, now: now() })) > 0) {
+    while (!stopped && (await fanOutOutbox(options.outbox, { publicUrl: options.publicUrl, now: now() })) > 0) {
       // Loop: a burst of outbox rows may exceed one batch.
     }
     while (!stopped) {
