@@ -369,7 +369,7 @@ export async function bootService(options: BootOptions): Promise<Service> {
       }),
       metricQueries: createMetricQueryService({ db: database }),
       prometheus: createPrometheusApi({ db: database }),
-      streams: runs.context.streams,
+      streams: runs.streams,
       agentSessions: runs.sessions,
       live,
       publicUrl: settings.publicUrl,

@@ -1,6 +1,15 @@
 import { expect, test } from 'bun:test';
 import { isPublicId, newPublicId } from './public-id.ts';
-import { assertMove, canMove, isTerminal, taskStatuses } from './run-state.ts';
+import {
+  activeAssignmentStatuses,
+  assertMove,
+  assignmentStatuses,
+  assignmentStatusesBefore,
+  canMove,
+  canMoveAssignment,
+  isTerminal,
+  taskStatuses,
+} from './run-state.ts';
 
 test('only the allowed transitions exist; terminal states are final', () => {
   expect(canMove('pending', 'running')).toBe(true);
@@ -12,6 +21,17 @@ test('only the allowed transitions exist; terminal states are final', () => {
     for (const to of taskStatuses) expect(canMove(terminal, to)).toBe(false);
   }
   expect(() => assertMove('completed', 'cancelled')).toThrow('a completed task cannot become cancelled');
+});
+
+test('an assignment whose stop was asked can only end cancelled; active ones are those that may still move', () => {
+  expect(assignmentStatusesBefore('running')).toEqual(['pending']);
+  expect(assignmentStatusesBefore('cancelled')).toEqual(['cancelling']);
+  expect(assignmentStatusesBefore('failed')).toEqual(['pending', 'running']);
+  expect(assignmentStatusesBefore('cancelling')).toEqual(['pending', 'running']);
+  expect(canMoveAssignment('cancelling', 'completed')).toBe(false);
+  expect(canMoveAssignment('running', 'pending')).toBe(false);
+  expect(assignmentStatuses.filter((from) => assignmentStatuses.some((to) => canMoveAssignment(from, to)))).toEqual([...activeAssignmentStatuses]);
+  for (const status of assignmentStatuses) expect(isTerminal(status)).toBe(!(activeAssignmentStatuses as readonly string[]).includes(status));
 });
 
 test('public ids are short, unambiguous and distinct', () => {

@@ -1,4 +1,7 @@
-/** The one state machine of a task: which status may follow which, and which are final. */
+/**
+ * The one state machine of a task and of its assignments: which status may follow which, and which are final. The
+ * lifecycle (core/services/runs/run-lifecycle.ts) reads its guards and the status lists of its SQL from here.
+ */
 import { conflict } from '../kernel/errors.ts';
 
 export const taskStatuses = ['pending', 'running', 'completed', 'failed', 'cancelled'] as const;
@@ -35,3 +38,22 @@ export function assertMove(from: string, to: TaskStatus): void {
 /** Assignment states in which the machine is taken: sent, running, or being stopped (until the agent confirms). */
 export const activeAssignmentStatuses = ['pending', 'running', 'cancelling'] as const;
 export const assignmentStatuses = [...activeAssignmentStatuses, 'completed', 'failed', 'cancelled'] as const;
+export type AssignmentStatus = (typeof assignmentStatuses)[number];
+
+const nextOfAssignment: Record<AssignmentStatus, readonly AssignmentStatus[]> = {
+  // pending -> completed|failed: an agent may report the end (or that the tool could not start) without a `started`.
+  pending: ['running', 'cancelling', 'completed', 'failed'],
+  running: ['cancelling', 'completed', 'failed'],
+  // Once a stop was asked it ends cancelled, whatever the agent reports last, and if the agent is lost too.
+  cancelling: ['cancelled'],
+  completed: [],
+  failed: [],
+  cancelled: [],
+};
+
+export function canMoveAssignment(from: string, to: AssignmentStatus): boolean {
+  return (nextOfAssignment[from as AssignmentStatus] ?? []).includes(to);
+}
+
+/** The assignment statuses from which one may become `to`: the lists the lifecycle's SQL selects and updates by. */
+export const assignmentStatusesBefore = (to: AssignmentStatus): AssignmentStatus[] => assignmentStatuses.filter((from) => canMoveAssignment(from, to));

@@ -82,7 +82,7 @@ test('a subscriber that stops reading is cut off instead of growing server memor
   await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
   socket.write(`GET /api/v1/tasks/${id}/log-stream HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: Bearer ${token}\r\n\r\n`);
   socket.pause(); // never read: the kernel buffers fill, then the server's queue
-  const streams = ts.service.runs.context.streams;
+  const streams = ts.service.runs.streams;
   let sawSubscriber = false;
   const deadline = Date.now() + 20_000;
   for (;;) {

@@ -766,7 +766,7 @@ async function snapshotOfA() {
   // A repository's sync runs in the background: its outcome may land during the walk; what B could change may not.
   const repos = (gitRepos as Json[]).map(({ id, url, branch, path, has_credentials, updated_at }) => ({ id, url, branch, path, has_credentials, updated_at }));
   // The value A's variable holds, as the agent would get it: B's PUT of the same name must not have touched it.
-  const envValues = await ts.service.runs.context.workspaceEnv(a.workspaceId);
+  const envValues = await ts.service.runs.workspaceEnv(a.workspaceId);
   // Of A's usage, the AI tool calls (its stored bytes grow with A's own run during the walk).
   const aiToolCalls = ((await read('/usage')) as Json).ai_tool_calls;
   const mcpServers = await read('/mcp-servers');

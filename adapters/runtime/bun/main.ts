@@ -109,7 +109,7 @@ async function main() {
     logger.info('stopping', { signal });
     await localAgent?.shutdown();
     // Streams and agent sockets never end by themselves: close them instead of waiting forever.
-    for (const agent of service.runs.context.connections.values()) agent.close(1001, 'server restarting');
+    service.runs.connections.closeAll(1001, 'server restarting');
     await service.app.stop(true);
     await service.stop();
     process.exit(0);

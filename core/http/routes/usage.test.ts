@@ -143,7 +143,7 @@ describe('GET /usage', () => {
     expect((await ts.request(`/api/v1/tests/${((await gone.json()) as { id: string }).id}`, { method: 'DELETE', token })).status).toBe(204);
 
     // Stored lines count by their UTF-8 text: 'héllo wörld' is 13 bytes, 'ok' 2.
-    const stored = await ts.service.runs.context.logs.append(run.taskId, null, [
+    const stored = await ts.service.runs.logs.append(run.taskId, null, [
       { source: 'out', text: 'héllo wörld', ts: Date.now() },
       { source: 'err', text: 'ok', ts: Date.now() },
     ]);

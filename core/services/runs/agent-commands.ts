@@ -8,8 +8,13 @@ import type { Assignment } from '../../capabilities/load-tool.ts';
 import { LoadConfigEntity } from '../../domain/entities/load-config.ts';
 import { machineDeletedCloseCode, machineTakenCloseCode } from '../../agent/protocol.ts';
 import { loadConfigOf } from '../configs.ts';
+import type { HookBus } from '../../kernel/hook-bus.ts';
+import type { KernelHooks } from '../../kernel/hooks.ts';
+import type { Logger } from '../../kernel/logger.ts';
+import type { Database } from '../../ports/database.ts';
+import type { PubSub } from '../../ports/pubsub.ts';
 import { sqlOf } from '../sql.ts';
-import type { AgentConnection, RunContext } from './run-context.ts';
+import type { AgentConnection, AgentConnections } from './agent-connections.ts';
 import type { AgentCommand } from './run-lifecycle.ts';
 
 const topic = 'agent_commands';
@@ -17,8 +22,21 @@ const topic = 'agent_commands';
 /** To replica `r` ('*': every replica) about machine `m`: a command, a replaced socket to close, or a deleted machine. */
 type Remote = { r: string; m: string; c?: AgentCommand; close?: string; deleted?: true; calibrate?: true };
 
-export function createAgentCommands(ctx: RunContext) {
-  const sql = sqlOf(ctx.db);
+export interface AgentCommandsDeps {
+  db: Database;
+  logger: Logger;
+  /** Where `machine:deleted` is heard. */
+  hooks: Pick<HookBus<KernelHooks>, 'hook'>;
+  pubsub: PubSub;
+  /** This process's id among the replicas: the commands for its sockets name it. */
+  replicaId: string;
+  connections: Pick<AgentConnections, 'lookup' | 'size'>;
+  /** The workspace's environment variables in clear text, for the assignments sent to its agents. */
+  workspaceEnv(workspaceId: string): Promise<Record<string, string>>;
+}
+
+export function createAgentCommands(deps: AgentCommandsDeps) {
+  const sql = sqlOf(deps.db);
 
   async function assignment(assignmentId: string, machineId: string): Promise<Assignment | null> {
     const rows = await sql.all<{
@@ -40,7 +58,7 @@ export function createAgentCommands(ctx: RunContext) {
     );
     const row = rows[0];
     if (!row) return null;
-    const config = row.config_id ? await ctx.db.fork().findOne(LoadConfigEntity, { id: row.config_id }) : null;
+    const config = row.config_id ? await deps.db.fork().findOne(LoadConfigEntity, { id: row.config_id }) : null;
     return {
       assignmentId: row.id,
       taskId: row.task_id,
@@ -51,7 +69,7 @@ export function createAgentCommands(ctx: RunContext) {
       machineIndex: row.machine_index,
       machineCount: row.machine_count,
       // Read at each send (a resend after a reconnect carries the values of that moment); never logged.
-      env: await ctx.workspaceEnv(row.workspace_id),
+      env: await deps.workspaceEnv(row.workspace_id),
     };
   }
 
@@ -67,7 +85,7 @@ export function createAgentCommands(ctx: RunContext) {
     await sql.all('update task_assignments set sent_at = now() where id = ?', [command.assignmentId]);
   }
 
-  const failed = (error: unknown) => ctx.logger.error('agent command failed', { error: String(error) });
+  const failed = (error: unknown) => deps.logger.error('agent command failed', { error: String(error) });
 
   function closeDeleted(connection: AgentConnection) {
     connection.send({ type: 'error', message: 'this machine was deleted in the service; the agent stops (start it again to register the machine anew)' });
@@ -75,21 +93,21 @@ export function createAgentCommands(ctx: RunContext) {
   }
 
   // A deleted machine's agent is cut off wherever its socket is: the row is gone, so every replica is told.
-  ctx.hooks.hook('machine:deleted', ({ machineId }) => {
-    const local = ctx.connections.get(machineId);
+  deps.hooks.hook('machine:deleted', ({ machineId }) => {
+    const local = deps.connections.lookup(machineId);
     if (local) closeDeleted(local);
-    if (ctx.pubsub.shared) void ctx.pubsub.publish(topic, JSON.stringify({ r: '*', m: machineId, deleted: true } satisfies Remote)).catch(failed);
+    if (deps.pubsub.shared) void deps.pubsub.publish(topic, JSON.stringify({ r: '*', m: machineId, deleted: true } satisfies Remote)).catch(failed);
   });
 
-  ctx.pubsub.subscribe(topic, (payload) => {
+  deps.pubsub.subscribe(topic, (payload) => {
     let message: Remote;
     try {
       message = JSON.parse(payload) as Remote;
     } catch {
       return;
     }
-    if (message.r !== ctx.replicaId && message.r !== '*') return;
-    const connection = ctx.connections.get(message.m);
+    if (message.r !== deps.replicaId && message.r !== '*') return;
+    const connection = deps.connections.lookup(message.m);
     if (!connection) return;
     if (message.deleted) return closeDeleted(connection);
     if (message.close && connection.connectionId === message.close) connection.close(machineTakenCloseCode, 'replaced by a newer connection of the same machine');
@@ -99,11 +117,11 @@ export function createAgentCommands(ctx: RunContext) {
 
   /** To the holder of `machineId`'s socket; false when no replica holds one (or nobody else can be told). */
   async function toHolder(machineId: string, remote: Omit<Remote, 'r' | 'm'>): Promise<boolean> {
-    if (!ctx.pubsub.shared) return false;
+    if (!deps.pubsub.shared) return false;
     const rows = await sql.all<{ replica_id: string | null }>('select replica_id from machines where id = ? and connection_id is not null', [machineId]);
     const holder = rows[0]?.replica_id;
-    if (!holder || holder === ctx.replicaId) return false;
-    await ctx.pubsub.publish(topic, JSON.stringify({ r: holder, m: machineId, ...remote } satisfies Remote));
+    if (!holder || holder === deps.replicaId) return false;
+    await deps.pubsub.publish(topic, JSON.stringify({ r: holder, m: machineId, ...remote } satisfies Remote));
     return true;
   }
 
@@ -112,7 +130,7 @@ export function createAgentCommands(ctx: RunContext) {
 
     /** To the agent of `machineId`, wherever its socket is; nobody holds it: it gets the command when it says hello. */
     send(machineId: string, command: AgentCommand): void {
-      const local = ctx.connections.get(machineId);
+      const local = deps.connections.lookup(machineId);
       if (local) {
         void deliver(local, command).catch(failed);
         return;
@@ -125,7 +143,7 @@ export function createAgentCommands(ctx: RunContext) {
      * later hello: an agent calibrates at registration anyway.
      */
     async calibrate(machineId: string): Promise<boolean> {
-      const local = ctx.connections.get(machineId);
+      const local = deps.connections.lookup(machineId);
       if (local) {
         local.send({ type: 'calibrate' });
         return true;
@@ -135,21 +153,21 @@ export function createAgentCommands(ctx: RunContext) {
 
     /** Tells another replica to close a socket a newer connection of the same machine replaced. */
     async closeRemote(replicaId: string, machineId: string, connectionId: string): Promise<void> {
-      await ctx.pubsub.publish(topic, JSON.stringify({ r: replicaId, m: machineId, close: connectionId } satisfies Remote));
+      await deps.pubsub.publish(topic, JSON.stringify({ r: replicaId, m: machineId, close: connectionId } satisfies Remote));
     },
 
     /** The holder's safety net: assigns and cancels its agents have not acknowledged are sent again. */
     async resendUnacknowledged(olderThanSeconds: number): Promise<void> {
-      if (ctx.connections.size === 0) return;
+      if (deps.connections.size() === 0) return;
       // Found through the presence this replica holds, not by passing every held machine id as a parameter.
       const rows = await sql.all<{ id: string; machine_id: string; status: string }>(
         `select a.id, a.machine_id, a.status from task_assignments a join machines m on m.id = a.machine_id
          where m.replica_id = ? and a.status in ('pending', 'cancelling')
            and (a.sent_at is null or a.sent_at < now() - make_interval(secs => ?))`,
-        [ctx.replicaId, olderThanSeconds],
+        [deps.replicaId, olderThanSeconds],
       );
       for (const row of rows) {
-        const connection = ctx.connections.get(row.machine_id);
+        const connection = deps.connections.lookup(row.machine_id);
         if (connection) await deliver(connection, { type: row.status === 'pending' ? 'assign' : 'cancel', assignmentId: row.id });
       }
     },

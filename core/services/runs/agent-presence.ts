@@ -3,12 +3,20 @@
  * lease the holder renews. Connected = a live lease; "gone since" = when the lease ended. Nothing else is kept in step.
  */
 import type { EntityManager } from '@mikro-orm/core';
+import type { Database } from '../../ports/database.ts';
 import { placeholders, sqlIn, sqlOf } from '../sql.ts';
-import type { RunContext } from './run-context.ts';
+import type { RunSettings } from './run-settings.ts';
 
-export function createAgentPresence(ctx: RunContext) {
-  const sql = sqlOf(ctx.db);
-  const lease = () => ctx.settings.leaseSeconds;
+export interface AgentPresenceDeps {
+  db: Database;
+  /** This process's id among the replicas: presence rows name it. */
+  replicaId: string;
+  settings: Pick<RunSettings, 'leaseSeconds'>;
+}
+
+export function createAgentPresence(deps: AgentPresenceDeps) {
+  const sql = sqlOf(deps.db);
+  const lease = () => deps.settings.leaseSeconds;
   // Sockets claimed in the last minute, held or about to be: a renewal racing a claim must not take them for strays.
   const recentClaims = new Map<string, number>();
 
@@ -23,7 +31,7 @@ export function createAgentPresence(ctx: RunContext) {
         `with old as (select connection_id, replica_id from machines where id = ? for update)
          update machines set connection_id = ?, replica_id = ?, lease_until = now() + make_interval(secs => ?), last_seen_at = now()
          from old where machines.id = ? returning old.connection_id, old.replica_id`,
-        [machineId, connectionId, ctx.replicaId, lease(), machineId],
+        [machineId, connectionId, deps.replicaId, lease(), machineId],
       );
       const old = rows[0];
       return old?.connection_id && old.replica_id && old.connection_id !== connectionId ? { replicaId: old.replica_id, connectionId: old.connection_id } : null;
@@ -49,7 +57,7 @@ export function createAgentPresence(ctx: RunContext) {
         `with renewed as (update machines set lease_until = now() + make_interval(secs => ?), last_seen_at = now()
            where replica_id = ? and connection_id is not null returning 1)
          select count(*)::int as renewed from renewed`,
-        [lease(), ctx.replicaId],
+        [lease(), deps.replicaId],
       );
       if ((rows[0]?.renewed ?? 0) === heldConnectionIds.length) return;
       const keep = [...new Set([...heldConnectionIds, ...recentClaims.keys()])];
@@ -57,7 +65,7 @@ export function createAgentPresence(ctx: RunContext) {
       await sql.all(
         `update machines set connection_id = null, replica_id = null, lease_until = now()
          where replica_id = ? and connection_id is not null ${held}`,
-        [ctx.replicaId, ...keep],
+        [deps.replicaId, ...keep],
       );
     },
   };

@@ -8,14 +8,20 @@ import type { Masker } from '../../domain/secret-masking.ts';
 import type { PubSub } from '../../ports/pubsub.ts';
 import { sqlOf } from '../sql.ts';
 import { createAgentCommands } from './agent-commands.ts';
+import { type AgentConnections, createAgentConnections } from './agent-connections.ts';
+import { createAgentHello } from './agent-hello.ts';
+import { createAgentLogBatches } from './agent-log-batches.ts';
+import { createAgentMachineReports } from './agent-machine-reports.ts';
+import { createAgentMetrics } from './agent-metrics.ts';
 import { createAgentPresence } from './agent-presence.ts';
+import { createAgentRunProgress } from './agent-run-progress.ts';
 import { createAgentSessions } from './agent-sessions.ts';
 import { createDispatcher } from './dispatcher.ts';
 import { createLiveThresholds } from './live-thresholds.ts';
 import { createLogStore } from './log-store.ts';
 import { createPendingReasons } from './pending-reasons.ts';
-import type { RunContext, RunSettings } from './run-context.ts';
 import { createRunLifecycle } from './run-lifecycle.ts';
+import type { RunSettings } from './run-settings.ts';
 import { logRunLines } from './run-log-lines.ts';
 import { createRunSignals } from './run-signals.ts';
 import { createRunSweeper } from './run-sweeper.ts';
@@ -56,48 +62,75 @@ export async function createRuns(options: RunsOptions) {
     return envVars.maskerFor(workspaceId);
   };
   const logs = createLogStore(options.db, { maxLines: options.maxStoredLogLines, maxBytes: options.maxStoredLogBytes }, maskerForTask);
-  const logger = options.logger;
-  const ctx: RunContext = {
-    db: options.db,
+  const { db, hooks, logger, pubsub, settings } = options;
+  // This process's id among the replicas (new at every boot): presence rows and agent commands name it.
+  const replicaId = crypto.randomUUID();
+  const connections = createAgentConnections();
+  const streams = createStreamHub({
+    db,
     logs,
-    streams: createStreamHub({
-      db: options.db,
-      logs,
-      publicUrl: options.settings.publicUrl,
-      onError: (error) => logger.error('task stream failed', { error: String(error) }),
-    }),
-    hooks: options.hooks,
-    logger,
-    settings: options.settings,
-    tools: options.tools,
-    pubsub: options.pubsub,
-    replicaId: crypto.randomUUID(),
-    connections: new Map(),
-    workspaceEnv: (workspaceId) => envVars.valuesFor(workspaceId),
-  };
-  const signals = createRunSignals(ctx);
-  const commands = createAgentCommands(ctx);
-  let kick = () => {};
-  const lifecycle = createRunLifecycle(ctx, {
-    finished: (taskId) => signals.taskFinished(taskId),
-    command: (machineId, command) => commands.send(machineId, command),
-    wake: () => kick(),
+    publicUrl: settings.publicUrl,
+    onError: (error) => logger.error('task stream failed', { error: String(error) }),
   });
-  const dispatcher = createDispatcher(ctx, lifecycle, createPendingReasons(ctx, lifecycle, signals));
+  const workspaceEnv = (workspaceId: string) => envVars.valuesFor(workspaceId);
+  const signals = createRunSignals({ db, pubsub, streams, hooks, logger });
+  const commands = createAgentCommands({ db, logger, hooks, pubsub, replicaId, connections, workspaceEnv });
+  let kick = () => {};
+  const lifecycle = createRunLifecycle(
+    { db, hooks },
+    {
+      finished: (taskId) => signals.taskFinished(taskId),
+      command: (machineId, command) => commands.send(machineId, command),
+      wake: () => kick(),
+    },
+  );
+  const reasons = createPendingReasons({ db, logger, lifecycle, signals });
+  const dispatcher = createDispatcher({ db, logger, lifecycle, reasons });
   kick = () => void dispatcher.kick();
-  const liveThresholds = createLiveThresholds(ctx, lifecycle);
-  const sessions = createAgentSessions(ctx, { lifecycle, commands, presence: createAgentPresence(ctx), signals, dispatcher, liveThresholds });
-  const sweeper = createRunSweeper(ctx, { lifecycle, commands, sessions, dispatcher, workers: options.workers });
-  const stopLogLines = logRunLines(ctx.hooks, sqlOf(options.db), logger);
+  const liveThresholds = createLiveThresholds({ db, logger, lifecycle });
+  const presence = createAgentPresence({ db, replicaId, settings });
+  const sessions = createAgentSessions({
+    db,
+    logger,
+    hooks,
+    connections,
+    presence,
+    hello: createAgentHello({ db, replicaId, settings, connections, presence, commands, lifecycle, hooks, dispatcher }),
+    machineReports: createAgentMachineReports({ db, dispatcher }),
+    logBatches: createAgentLogBatches({ logs, signals }),
+    metrics: createAgentMetrics({ db, liveThresholds }),
+    progress: createAgentRunProgress({ lifecycle }),
+  });
+  const sweeper = createRunSweeper({
+    db,
+    logger,
+    settings,
+    logs,
+    streams,
+    lifecycle,
+    commands,
+    connections,
+    presence,
+    dispatcher,
+    workers: options.workers,
+  });
+  const stopLogLines = logRunLines(hooks, sqlOf(db), logger);
   // Restart reconciliation: whatever a previous life left behind is settled before anything new happens.
   await sweeper.once();
   sweeper.start();
 
   return {
-    context: ctx,
-    tasks: createTaskService(ctx, lifecycle, dispatcher),
+    tasks: createTaskService({ db, hooks, tools: options.tools, settings, lifecycle, dispatcher }),
     sessions,
     lifecycle,
+    /** This replica's live task streams. */
+    streams,
+    /** The run log store (stored lines, limits, masking). */
+    logs,
+    /** The agent sockets this replica holds: to read and to close, never to change (the sessions own that). */
+    connections: { list: connections.list, size: connections.size, closeAll: connections.closeAll } satisfies Pick<AgentConnections, 'list' | 'size' | 'closeAll'>,
+    /** The workspace's environment variables in clear text, as its assignments carry them. */
+    workspaceEnv,
     /** Asks a machine's agent to calibrate (POST /machines/{id}/calibrate); false when no replica holds its socket. */
     calibrate: (machineId: string) => commands.calibrate(machineId),
     sweep: sweeper.once,
@@ -106,7 +139,7 @@ export async function createRuns(options: RunsOptions) {
       liveThresholds.stop();
       signals.stop();
       stopLogLines();
-      for (const connection of ctx.connections.values()) connection.close(1001, 'server stopping');
+      connections.closeAll(1001, 'server stopping');
     },
   };
 }

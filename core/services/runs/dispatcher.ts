@@ -9,7 +9,8 @@ import { coalescingPass } from '../../kernel/coalescing-pass.ts';
 import { describeWaiting, namedCause, type PoolFacts, poolCause, type WaitingCause } from '../../domain/pending-reason.ts';
 import { placeholders, sqlOf } from '../sql.ts';
 import { type Explained, type PendingReasons, poolFactsOf, poolFactsSelect } from './pending-reasons.ts';
-import type { RunContext } from './run-context.ts';
+import type { Logger } from '../../kernel/logger.ts';
+import type { Database } from '../../ports/database.ts';
 import type { RunLifecycle } from './run-lifecycle.ts';
 
 export interface Dispatcher {
@@ -54,8 +55,16 @@ const machineColumns = `m.id, m.workspace_id, m.hostname, m.name, m.tools,
   (m.connection_id is not null and m.lease_until > now() and not exists (
      select 1 from task_assignments a where a.machine_id = m.id and a.status in ('pending', 'running', 'cancelling'))) as free`;
 
-export function createDispatcher(ctx: RunContext, lifecycle: RunLifecycle, reasons: PendingReasons): Dispatcher {
-  const sql = sqlOf(ctx.db);
+export interface DispatcherDeps {
+  db: Database;
+  logger: Logger;
+  lifecycle: Pick<RunLifecycle, 'claim' | 'failPending'>;
+  reasons: Pick<PendingReasons, 'record' | 'explainQueued'>;
+}
+
+export function createDispatcher(deps: DispatcherDeps): Dispatcher {
+  const { lifecycle, reasons } = deps;
+  const sql = sqlOf(deps.db);
 
   /**
    * Only the machines this pass can use: the ones tasks name, and for the other tasks as many free machines with the
@@ -200,7 +209,7 @@ export function createDispatcher(ctx: RunContext, lifecycle: RunLifecycle, reaso
     await reasons.record(explained);
   }
 
-  const dispatch = coalescingPass(pass, { onError: (error) => ctx.logger.error('dispatch pass failed', { error: String(error) }) });
+  const dispatch = coalescingPass(pass, { onError: (error) => deps.logger.error('dispatch pass failed', { error: String(error) }) });
 
   return {
     kick(options) {

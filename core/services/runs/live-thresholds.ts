@@ -10,7 +10,8 @@ import type { RunFigures } from '../../domain/metrics/merge-summaries.ts';
 import { evaluateThresholds, liveAbortThresholds, liveFailures, storedThresholds, type Threshold } from '../../domain/thresholds.ts';
 import { type Sql, sqlOf } from '../sql.ts';
 import { endpointFiguresOf } from './endpoint-figures.ts';
-import type { RunContext } from './run-context.ts';
+import type { Logger } from '../../kernel/logger.ts';
+import type { Database } from '../../ports/database.ts';
 import type { RunLifecycle } from './run-lifecycle.ts';
 
 export interface LiveFigures {
@@ -69,8 +70,15 @@ interface TaskState {
   timer: ReturnType<typeof setTimeout> | null;
 }
 
-export function createLiveThresholds(ctx: RunContext, lifecycle: Pick<RunLifecycle, 'stopForThresholds'>, options: { minGapMillis?: number } = {}) {
-  const sql = sqlOf(ctx.db);
+export interface LiveThresholdsDeps {
+  db: Database;
+  logger: Logger;
+  lifecycle: Pick<RunLifecycle, 'stopForThresholds'>;
+}
+
+export function createLiveThresholds(deps: LiveThresholdsDeps, options: { minGapMillis?: number } = {}) {
+  const { lifecycle } = deps;
+  const sql = sqlOf(deps.db);
   const minGap = options.minGapMillis ?? 1000;
   /** Task id -> its abort thresholds (a task's never change); empty for none, or once it ended. */
   const abortOf = new Map<string, Threshold[]>();
@@ -102,7 +110,7 @@ export function createLiveThresholds(ctx: RunContext, lifecycle: Pick<RunLifecyc
     if (liveFailures(results).length === 0) return;
     if (await lifecycle.stopForThresholds(taskId)) {
       abortOf.set(taskId, []);
-      ctx.logger.info('run stopped by an abort threshold', { taskId });
+      deps.logger.info('run stopped by an abort threshold', { taskId });
     }
   }
 
@@ -111,7 +119,7 @@ export function createLiveThresholds(ctx: RunContext, lifecycle: Pick<RunLifecyc
     state.again = false;
     void check(taskId)
       .catch((error) => {
-        if (!stopped) ctx.logger.warn('live threshold check failed', { taskId, error: error instanceof Error ? error.message : String(error) });
+        if (!stopped) deps.logger.warn('live threshold check failed', { taskId, error: error instanceof Error ? error.message : String(error) });
       })
       .finally(() => {
         state.busy = false;

@@ -5,7 +5,8 @@
  */
 import { causeOf, describeWaiting, namedCause, type PoolFacts, poolCause, type WaitingCause } from '../../domain/pending-reason.ts';
 import { placeholders, sqlOf } from '../sql.ts';
-import type { RunContext } from './run-context.ts';
+import type { Logger } from '../../kernel/logger.ts';
+import type { Database } from '../../ports/database.ts';
 import type { RunLifecycle } from './run-lifecycle.ts';
 import type { RunSignals } from './run-signals.ts';
 
@@ -62,8 +63,18 @@ interface MachineRow {
   free: boolean;
 }
 
-export function createPendingReasons(ctx: RunContext, lifecycle: RunLifecycle, signals: RunSignals) {
-  const sql = sqlOf(ctx.db);
+export interface PendingReasonsDeps {
+  db: Database;
+  logger: Logger;
+  /** Writes the reasons (only while the task still waits). */
+  lifecycle: Pick<RunLifecycle, 'annotatePending'>;
+  /** Tells the streams of every replica. */
+  signals: Pick<RunSignals, 'reasonsChanged'>;
+}
+
+export function createPendingReasons(deps: PendingReasonsDeps) {
+  const { lifecycle, signals } = deps;
+  const sql = sqlOf(deps.db);
 
   /** Per pool: is a machine online, does one offer the tool, and else what one said about it. */
   async function poolFacts(pools: readonly { workspaceId: string; tool: string }[]): Promise<Map<string, PoolFacts>> {
@@ -83,7 +94,7 @@ export function createPendingReasons(ctx: RunContext, lifecycle: RunLifecycle, s
     const written = await lifecycle.annotatePending(changed.map((e) => ({ taskId: e.id, reason: e.reason })));
     for (const row of written) {
       // Once when it starts waiting, and when the cause changes; not each time the queue in front of it moves.
-      if (causeOf(row.previous) !== causeOf(row.reason)) ctx.logger.info('task waiting', { task_id: row.id, workspace_id: row.workspace_id, reason: row.reason });
+      if (causeOf(row.previous) !== causeOf(row.reason)) deps.logger.info('task waiting', { task_id: row.id, workspace_id: row.workspace_id, reason: row.reason });
     }
     signals.reasonsChanged(written.map((row) => ({ taskId: row.id, reason: row.reason })));
   }

@@ -18,12 +18,14 @@ import {
 } from '../../domain/thresholds.ts';
 import { endpointFiguresOf } from './endpoint-figures.ts';
 import { intervalSummaries } from './interval-summaries.ts';
-import { activeAssignmentStatuses, isTerminal } from '../../domain/run-state.ts';
+import { activeAssignmentStatuses, assertMove, assignmentStatusesBefore, canMove, canMoveAssignment, isTerminal } from '../../domain/run-state.ts';
 import { isUniqueViolation, placeholders, type Sql, sqlOf, transaction, type Tx } from '../sql.ts';
 import { writeOutbox } from './outbox.ts';
 import { Task } from '../../domain/entities/task.ts';
 import { newPublicId } from '../../domain/public-id.ts';
-import type { RunContext } from './run-context.ts';
+import type { HookBus } from '../../kernel/hook-bus.ts';
+import type { KernelHooks } from '../../kernel/hooks.ts';
+import type { Database } from '../../ports/database.ts';
 
 type Final = 'completed' | 'failed' | 'cancelled';
 
@@ -71,6 +73,15 @@ interface AssignmentRow {
 const active = placeholders(activeAssignmentStatuses);
 const activeList = [...activeAssignmentStatuses];
 
+/** Statuses as an SQL list: constants of run-state.ts, never input, so written inline. */
+const sqlList = (statuses: readonly string[]) => statuses.map((status) => `'${status}'`).join(', ');
+/** Assignments that may begin running (the agent's `started`). */
+const mayStart = sqlList(assignmentStatusesBefore('running'));
+/** Assignments whose stop was asked: when they end, for whatever reason, they end cancelled. */
+const stopAsked = sqlList(assignmentStatusesBefore('cancelled'));
+/** An assignment's status when it ends: cancelled where a stop was asked, else failed. */
+const endedStatus = `case when status in (${stopAsked}) then 'cancelled' else 'failed' end`;
+
 /** A task as a start creates it (the lifecycle fills in the rest: pending, no figures yet). */
 export interface NewTask {
   id: string;
@@ -104,7 +115,13 @@ function measuredSeconds(snapshots: readonly MetricSnapshot[]): number {
   return end > start ? (end - start) / 1000 : 0;
 }
 
-export function createRunLifecycle(ctx: RunContext, effects: RunEffects) {
+export interface RunLifecycleDeps {
+  db: Database;
+  /** `run:started` is called after its claim commits. */
+  hooks: Pick<HookBus<KernelHooks>, 'callHook'>;
+}
+
+export function createRunLifecycle(deps: RunLifecycleDeps, effects: RunEffects) {
   /** Locks the task row: every transition of one task takes this lock first, so they serialise. */
   async function lockTask(tx: Sql, taskId: string, skipLocked = false): Promise<TaskRow | null> {
     const rows = await tx.all<TaskRow>(
@@ -140,6 +157,8 @@ export function createRunLifecycle(ctx: RunContext, effects: RunEffects) {
     const verdict = verdictOf(results);
     const failure = judgement.kind === 'final' ? thresholdFailureMessage(results) : null;
     const status: Final = failure ? 'failed' : outcome;
+    // Every caller checked the move with the task locked: failing here is a bug, and rolls the transition back.
+    assertMove(task.status, status);
     const error = failure ? { message: cause ? `${cause.message}; ${failure}` : failure, startFailed: false } : cause;
     const rows = await tx.all<{ finished_at: Date | string }>(
       `update tasks set status = ?, error_message = ?, finished_at = now(), pending_until = null, pending_reason = null,
@@ -225,7 +244,7 @@ export function createRunLifecycle(ctx: RunContext, effects: RunEffects) {
   /** Runs one transition; effects are applied only after the commit. */
   async function run<T>(work: (tx: Tx, after: Effect[]) => Promise<T>): Promise<T> {
     const after: Effect[] = [];
-    const result = await transaction(ctx.db, (tx) => work(tx, after));
+    const result = await transaction(deps.db, (tx) => work(tx, after));
     for (const effect of after) effect();
     return result;
   }
@@ -234,8 +253,8 @@ export function createRunLifecycle(ctx: RunContext, effects: RunEffects) {
   /** Cancels what still runs of a task on its agents (they confirm, then the machine is free). */
   async function stopAssignments(tx: Sql, taskId: string, after: Effect[], reason: string) {
     const stopping = await tx.all<{ id: string; machine_id: string; status: string }>(
-      `update task_assignments set status = case when status = 'cancelling' then status else 'cancelling' end,
-         reason = coalesce(reason, ?), sent_at = now()
+      // A cancelling one is asked again (its agent may not have heard); the others become cancelling.
+      `update task_assignments set status = 'cancelling', reason = coalesce(reason, ?), sent_at = now()
        where task_id = ? and status in (${active}) returning id, machine_id, status`,
       [reason, taskId, ...activeList],
     );
@@ -290,7 +309,7 @@ export function createRunLifecycle(ctx: RunContext, effects: RunEffects) {
       try {
         return await run(async (tx, after) => {
           const task = await lockTask(tx, taskId, true);
-          if (!task || task.status !== 'pending') return null;
+          if (!task || !canMove(task.status, 'running')) return null;
           // Key-share locks: a machine being deleted now is waited for and then missing; a deletion waits for this claim.
           const present = await tx.all(`select id from machines where id in (${placeholders(machineIds)}) and workspace_id = ? for key share`, [
             ...machineIds,
@@ -317,7 +336,7 @@ export function createRunLifecycle(ctx: RunContext, effects: RunEffects) {
             ],
           );
           await writeOutbox(tx, { workspaceId: task.workspace_id, event: 'run.started', taskId, payload: { test_id: task.test_id, machine_ids: machineIds } });
-          after.push(() => void ctx.hooks.callHook('run:started', { workspaceId: task.workspace_id, taskId, testId: task.test_id, machineIds: [...machineIds] }));
+          after.push(() => void deps.hooks.callHook('run:started', { workspaceId: task.workspace_id, taskId, testId: task.test_id, machineIds: [...machineIds] }));
           return ids;
         });
       } catch (error) {
@@ -337,7 +356,7 @@ export function createRunLifecycle(ctx: RunContext, effects: RunEffects) {
         if (!row) return;
         await lockTask(tx, row.task_id);
         const moved = await tx.all(
-          `update task_assignments set status = 'running', started_at = now() where id = ? and status = 'pending' returning id`,
+          `update task_assignments set status = 'running', started_at = now() where id = ? and status in (${mayStart}) returning id`,
           [assignmentId],
         );
         if (moved.length > 0) {
@@ -365,10 +384,11 @@ export function createRunLifecycle(ctx: RunContext, effects: RunEffects) {
         if (!task) return false;
         const current = (await tx.all<AssignmentRow>('select id, task_id, machine_id, status, reason, summary from task_assignments where id = ? for update', [assignmentId]))[0]!;
         if (isTerminal(current.status)) return false;
-        const status: Final = current.status === 'cancelling' ? 'cancelled' : problem ? 'failed' : result.status;
+        const stopping = canMoveAssignment(current.status, 'cancelled');
+        const status: Final = stopping ? 'cancelled' : problem ? 'failed' : result.status;
         const reason = problem
           ? `the agent sent an invalid summary: ${problem}`
-          : current.status === 'cancelling'
+          : stopping
             ? (current.reason ?? 'cancelled')
             : (result.reason ?? null);
         await tx.all(
@@ -397,7 +417,7 @@ export function createRunLifecycle(ctx: RunContext, effects: RunEffects) {
         const task = await lockTask(tx, rows[0].task_id);
         if (!task) return;
         const ended = await tx.all(
-          `update task_assignments set status = case when status = 'cancelling' then 'cancelled' else 'failed' end,
+          `update task_assignments set status = ${endedStatus},
              reason = coalesce(reason, ?), finished_at = now() where id = ? and status in (${active}) returning id`,
           [message, assignmentId, ...activeList],
         );
@@ -414,7 +434,7 @@ export function createRunLifecycle(ctx: RunContext, effects: RunEffects) {
     async cancel(taskId: string): Promise<void> {
       await run(async (tx, after) => {
         const task = await lockTask(tx, taskId);
-        if (!task || isTerminal(task.status)) return;
+        if (!task || !canMove(task.status, 'cancelled')) return;
         await stopAssignments(tx, taskId, after, 'cancelled');
         await finishTask(tx, task, 'cancelled', null);
         after.push(() => effects.finished(taskId));
@@ -466,8 +486,8 @@ export function createRunLifecycle(ctx: RunContext, effects: RunEffects) {
         const task = await lockTask(tx, rows[0].task_id);
         if (!task) return;
         const ended = await tx.all<{ machine_id: string; status: string }>(
-          `update task_assignments set status = case when status = 'cancelling' then 'cancelled' else 'failed' end,
-             reason = case when status = 'cancelling' then coalesce(reason, 'cancelled') else ? end, finished_at = now()
+          `update task_assignments set status = ${endedStatus},
+             reason = case when status in (${stopAsked}) then coalesce(reason, 'cancelled') else ? end, finished_at = now()
            where id = ? and status in (${active}) returning machine_id, status`,
           [reason, assignmentId, ...activeList],
         );
@@ -491,7 +511,7 @@ export function createRunLifecycle(ctx: RunContext, effects: RunEffects) {
      */
     async annotatePending(entries: readonly { taskId: string; reason: string }[]) {
       if (entries.length === 0) return [];
-      return sqlOf(ctx.db).all<{ id: string; workspace_id: string; reason: string; previous: string | null }>(
+      return sqlOf(deps.db).all<{ id: string; workspace_id: string; reason: string; previous: string | null }>(
         `with given as (select * from jsonb_to_recordset(?::jsonb) as g(id uuid, reason text)),
          locked as (
            select t.id, t.pending_reason as previous from tasks t join given g on g.id = t.id

@@ -14,7 +14,11 @@ import type { PageFilter } from '../machines.ts';
 import { sqlOf, transaction, type Tx } from '../sql.ts';
 import { isUuid, lockWorkspace } from '../workspace-scope.ts';
 import type { Dispatcher } from './dispatcher.ts';
-import type { RunContext } from './run-context.ts';
+import type { LoadTool } from '../../capabilities/load-tool.ts';
+import type { HookBus } from '../../kernel/hook-bus.ts';
+import type { KernelHooks } from '../../kernel/hooks.ts';
+import type { Database } from '../../ports/database.ts';
+import type { RunSettings } from './run-settings.ts';
 import type { RunLifecycle } from './run-lifecycle.ts';
 
 export interface StartRunInput {
@@ -67,15 +71,27 @@ function taskListConditions(filter: TaskListFilter): object[] {
   return conditions;
 }
 
-export function createTaskService(ctx: RunContext, lifecycle: RunLifecycle, dispatcher: Dispatcher) {
+export interface TaskServiceDeps {
+  db: Database;
+  /** `run:created` is called once the start committed. */
+  hooks: Pick<HookBus<KernelHooks>, 'callHook'>;
+  /** The registered load tools by id: a test's tool must be one, and checks its script. */
+  tools: ReadonlyMap<string, Pick<LoadTool, 'validateScript'>>;
+  settings: Pick<RunSettings, 'pendingTimeoutSeconds'>;
+  lifecycle: Pick<RunLifecycle, 'create' | 'cancel'>;
+  dispatcher: Dispatcher;
+}
+
+export function createTaskService(deps: TaskServiceDeps) {
+  const { lifecycle, dispatcher } = deps;
   /** The checks of a start that need no lock: the test and its script, the machines, the config. */
   async function prepare(em: EntityManager, workspaceId: string, input: StartRunInput): Promise<PreparedRun> {
     if (!isUuid(input.testId)) throw notFound('test');
     const test = await em.findOne(TestDefinition, { id: input.testId.toLowerCase(), workspaceId, deletedAt: null });
     if (!test) throw notFound('test');
-    const tool = ctx.tools.get(test.tool);
+    const tool = deps.tools.get(test.tool);
     if (!tool) {
-      throw new DomainError('bad_request', `running ${test.tool} tests is not supported yet; supported tools: ${[...ctx.tools.keys()].sort().join(', ')}`);
+      throw new DomainError('bad_request', `running ${test.tool} tests is not supported yet; supported tools: ${[...deps.tools.keys()].sort().join(', ')}`);
     }
     const problem = tool.validateScript(test.script);
     if (problem) throw badRequest(`the test's script cannot run: ${problem}`, { field: 'script' });
@@ -98,7 +114,7 @@ export function createTaskService(ctx: RunContext, lifecycle: RunLifecycle, disp
   /** Inserts the pending task, its audit entry and outbox row in `tx`, under the workspace's pending-task cap. */
   async function insert(tx: Tx, starter: RunStarter, { input, test, machineIds }: PreparedRun): Promise<string> {
     const { workspaceId, plan } = starter;
-    const waitSeconds = input.pendingTimeout ?? ctx.settings.pendingTimeoutSeconds ?? 0;
+    const waitSeconds = input.pendingTimeout ?? deps.settings.pendingTimeoutSeconds ?? 0;
     const cap = limitsOf(plan).pendingTasks;
     const id = crypto.randomUUID();
     // The workspace row's lock makes the cap exact when requests race.
@@ -134,9 +150,9 @@ export function createTaskService(ctx: RunContext, lifecycle: RunLifecycle, disp
 
   /** After the task's transaction committed: the hook, and a dispatch pass right away (the answer can name its machine). */
   async function announce(id: string): Promise<void> {
-    const [row] = await sqlOf(ctx.db).all<{ workspace_id: string }>('select workspace_id from tasks where id = ?', [id]);
+    const [row] = await sqlOf(deps.db).all<{ workspace_id: string }>('select workspace_id from tasks where id = ?', [id]);
     if (!row) return;
-    await ctx.hooks.callHook('run:created', { workspaceId: row.workspace_id, taskId: id });
+    await deps.hooks.callHook('run:created', { workspaceId: row.workspace_id, taskId: id });
     await dispatcher.kick();
   }
 
@@ -144,7 +160,7 @@ export function createTaskService(ctx: RunContext, lifecycle: RunLifecycle, disp
     const key = id.trim().toLowerCase();
     const filter = isUuid(key) ? { id: key } : isPublicId(key) ? { publicId: key } : null;
     if (!filter) throw notFound('task');
-    const task = await ctx.db.fork().findOne(Task, { ...filter, workspaceId });
+    const task = await deps.db.fork().findOne(Task, { ...filter, workspaceId });
     if (!task) throw notFound('task');
     return task;
   }
@@ -153,7 +169,7 @@ export function createTaskService(ctx: RunContext, lifecycle: RunLifecycle, disp
     find: (caller: Caller, id: string) => find(caller.workspace.workspaceId, id),
 
     async list(caller: Caller, page: PageFilter, filter: TaskListFilter = {}) {
-      return ctx.db.fork().find(
+      return deps.db.fork().find(
         Task,
         { workspaceId: caller.workspace.workspaceId, $and: [page.filter, ...taskListConditions(filter)] },
         { orderBy: { createdAt: 'desc', id: 'desc' }, limit: page.limit + 1 },
@@ -161,7 +177,7 @@ export function createTaskService(ctx: RunContext, lifecycle: RunLifecycle, disp
     },
 
     async start(caller: Caller, input: StartRunInput): Promise<Task> {
-      const prepared = await prepare(ctx.db.fork(), caller.workspace.workspaceId, input);
+      const prepared = await prepare(deps.db.fork(), caller.workspace.workspaceId, input);
       const starter: RunStarter = {
         workspaceId: caller.workspace.workspaceId,
         plan: caller.workspace.plan,
@@ -169,13 +185,13 @@ export function createTaskService(ctx: RunContext, lifecycle: RunLifecycle, disp
         scheduleId: null,
         audit: (em, target, details) => recordAudit(em, caller, 'run.started', target, details),
       };
-      const id = await transaction(ctx.db, (tx) => insert(tx, starter, prepared));
+      const id = await transaction(deps.db, (tx) => insert(tx, starter, prepared));
       await announce(id);
-      const created = await ctx.db.fork().findOneOrFail(Task, { id });
+      const created = await deps.db.fork().findOneOrFail(Task, { id });
       if (created.status !== 'pending' || created.pendingReason) return created;
       // Behind a queue longer than a dispatch pass looks at: explained on its own, so the answer says why too.
       await dispatcher.explain([id]);
-      return ctx.db.fork().findOneOrFail(Task, { id });
+      return deps.db.fork().findOneOrFail(Task, { id });
     },
 
     /**
@@ -192,7 +208,7 @@ export function createTaskService(ctx: RunContext, lifecycle: RunLifecycle, disp
       const task = await find(caller.workspace.workspaceId, id);
       // Cancelling a finished run changes nothing; the answer is the same 204 (idempotent DELETE).
       if (isTerminal(task.status)) return;
-      const em = ctx.db.fork();
+      const em = deps.db.fork();
       recordAudit(em, caller, 'run.cancelled', { type: 'task', id: task.id, label: task.publicId });
       await em.flush();
       await lifecycle.cancel(task.id);
