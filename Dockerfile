@@ -13,12 +13,15 @@ COPY package.json package-lock.json ./
 # to link them.
 COPY examples/ ./examples/
 COPY ui/package.json ./ui/
+COPY packages/plugin-kit/package.json ./packages/plugin-kit/
 RUN npm ci --no-audit --no-fund && npm cache clean --force
 
 COPY . .
 # Bundles the admin UI into ui/dist with its source hash (npm ci's postinstall ran before the sources were here), so the
 # container's start finds it current and builds nothing.
 RUN node_modules/.bin/bun ui/build.ts
+# The plugin kit's dist/, which the example plugin and every plugin `loadplane plugin install` puts in /data/plugins import.
+RUN node_modules/.bin/bun packages/plugin-kit/build.ts
 # The embedded database's prepared cluster (npm ci's postinstall ran before the sources were here): a container started
 # without DATABASE_URL loads it instead of running initdb and every migration (docs/benchmarks.md, "Cold start").
 RUN node_modules/.bin/bun scripts/prepare-database-template.ts

@@ -9,6 +9,7 @@ COPY package.json package-lock.json ./
 COPY examples/ ./examples/
 # The UI's package is an npm workspace too: `npm ci` needs its package.json (the agent never builds it).
 COPY ui/package.json ./ui/
+COPY packages/plugin-kit/package.json ./packages/plugin-kit/
 RUN npm ci --no-audit --no-fund && npm cache clean --force
 COPY . .
 RUN case "$(dpkg --print-architecture)" in amd64) target=x64 ;; arm64) target=arm64 ;; \

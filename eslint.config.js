@@ -25,6 +25,8 @@ export default defineConfig(
       'proto/**',
       'coverage/**',
       'ui/dist/**',
+      // The plugin kit's build (bundled JavaScript and declarations).
+      'packages/*/dist/**',
       '.cache/**',
     ],
   },

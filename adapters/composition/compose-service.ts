@@ -8,6 +8,7 @@ import type { Config } from '../../config/schema.ts';
 import { type BootFacts, type BootOptions, bootService, type Service, serviceVersion } from '../../core/boot-service.ts';
 import type { PluginDefinition } from '../../core/kernel/define-plugin.ts';
 import { operatorPluginConfig } from './operator-plugin-config.ts';
+import { serverPluginDir } from './plugin-directory.ts';
 import { loadServerPlugins } from './plugins.ts';
 
 export interface ComposeOptions extends Omit<BootOptions, 'settings' | 'plugins' | 'pluginConfig' | 'sharedFiles'> {
@@ -78,7 +79,14 @@ export function builtinPluginConfig(config: Readonly<Config>, facts: BootFacts):
 
 export async function composeService(options: ComposeOptions): Promise<Service> {
   const { config, extraPlugins, pluginConfigOverrides, leaveOut, ...boot } = options;
-  const loaded = await loadServerPlugins({ extra: config.plugins, embeddedIdentity: !config.authUrl, ui: config.uiEnabled, leaveOut });
+  const loaded = await loadServerPlugins({
+    extra: config.plugins,
+    embeddedIdentity: !config.authUrl,
+    ui: config.uiEnabled,
+    leaveOut,
+    // What `loadplane plugin install` put in $DATA_DIR/plugins, loaded at each start.
+    pluginDir: serverPluginDir(config.dataDir),
+  });
   const plugins = [...loaded, ...(extraPlugins ?? [])];
   // Before boot opens the database: a wrong setting stops the start at once, naming the plugin and the key.
   const operator = operatorPluginConfig('server', plugins, config.pluginSources, boot.logger);

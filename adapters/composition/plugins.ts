@@ -1,11 +1,13 @@
 /**
  * The composition root's plugin list: the built-in plugins by name, where each one runs, and how a name becomes a
  * plugin. Built-in and third-party plugins load through the same path (`loadPlugins`): a built-in name maps to its
- * folder here, any other name is imported as a package (LOADPLANE_PLUGINS on the server, `--plugins` on an agent).
+ * folder here, any other name is imported as a package (LOADPLANE_PLUGINS on the server, `--plugins` on an agent, and
+ * what `loadplane plugin install` recorded in a plugins directory).
  */
 import { loadToolCapability } from '../../core/capabilities/load-tool.ts';
 import type { PluginDefinition } from '../../core/kernel/define-plugin.ts';
 import { loadPlugins, type PluginModule } from '../../core/kernel/load-plugins.ts';
+import { importFromPluginDir, installedPluginNames } from './plugin-directory.ts';
 
 /** Where a plugin runs: the control plane, the agent of a load-generator machine, or both (a load tool's two halves). */
 export type PluginHost = 'server' | 'agent';
@@ -50,29 +52,39 @@ export function builtinPluginNames(host: PluginHost, options: { embeddedIdentity
 const builtinModules = Object.fromEntries(Object.entries(builtinPlugins).map(([name, plugin]) => [name, plugin.load]));
 
 /**
- * Plugins by name, in order, each once: a built-in name from its folder, any other as a package resolved from this
- * checkout (its node_modules), e.g. `loadplane-plugin-hey` or `@acme/loadplane-plugin-x`.
+ * Plugins by name, in order, each once: a built-in name from its folder, any other as a package resolved from the
+ * plugins directory `pluginDir` (`loadplane plugin install`'s), then from this checkout (its node_modules), e.g.
+ * `loadplane-plugin-hey` or `@acme/loadplane-plugin-x`.
  */
-export function loadPluginsByName(names: readonly string[]): Promise<PluginDefinition[]> {
-  return loadPlugins(names, builtinModules, (name) => import(name));
+export function loadPluginsByName(names: readonly string[], pluginDir?: string): Promise<PluginDefinition[]> {
+  return loadPlugins(names, builtinModules, importFromPluginDir(pluginDir));
 }
 
-/** The server's plugins: the built-in server plugins, then the configured ones (LOADPLANE_PLUGINS). */
+/**
+ * The server's plugins: the built-in server plugins, then the configured ones (LOADPLANE_PLUGINS), then those
+ * installed in its plugins directory (`$DATA_DIR/plugins`).
+ */
 export function loadServerPlugins(options: {
   extra: readonly string[];
   embeddedIdentity: boolean;
   ui?: boolean;
   leaveOut?: readonly string[];
+  pluginDir?: string;
 }): Promise<PluginDefinition[]> {
   const builtins = builtinPluginNames('server', { embeddedIdentity: options.embeddedIdentity, ui: options.ui }).filter(
     (name) => !options.leaveOut?.includes(name),
   );
-  return loadPluginsByName([...builtins, ...options.extra]);
+  const installed = options.pluginDir ? installedPluginNames(options.pluginDir) : [];
+  return loadPluginsByName([...builtins, ...options.extra, ...installed], options.pluginDir);
 }
 
-/** An agent's plugins: the built-in load tools, then the named ones (`npm run agent -- --plugins a,b`). */
-export function loadAgentPlugins(extra: readonly string[] = []): Promise<PluginDefinition[]> {
-  return loadPluginsByName([...builtinPluginNames('agent'), ...extra]);
+/**
+ * An agent's plugins: the built-in load tools, the named ones (`npm run agent -- --plugins a,b`), then those installed
+ * in its plugins directory (AGENT_PLUGINS_DIR, ~/.cache/loadplane/plugins by default).
+ */
+export function loadAgentPlugins(extra: readonly string[] = [], pluginDir?: string): Promise<PluginDefinition[]> {
+  const installed = pluginDir ? installedPluginNames(pluginDir) : [];
+  return loadPluginsByName([...builtinPluginNames('agent'), ...extra, ...installed], pluginDir);
 }
 
 /** The load-tool plugins among a server's (built-in and LOADPLANE_PLUGINS): what its local agent runs. */

@@ -1,5 +1,5 @@
 /** hey passes Loadplane's load-tool contract; the real run needs the hey binary (skipped without it, required in CI). */
-import { describeLoadToolContract, locateEngineOnHost } from 'loadplane/plugin/testing';
+import { describeLoadToolContract, locateEngineOnHost } from '@loadplane/plugin-kit/testing';
 import { createHeyTool, heyEngine } from './index.ts';
 
 // Found as an agent finds it: HEY_BIN, PATH, ~/.cache/loadplane/bin/hey.

@@ -2,7 +2,7 @@
  * What hey runs for an assignment: this machine's share of the script's requests, or of the task's load config, as
  * one or more hey runs one after the other (hey cannot ramp, so stages become steps), each printing CSV results.
  */
-import { type Assignment, isIdleShare, machineShare, parseDuration, splitLoadConfig, type ToolCommand } from 'loadplane/plugin';
+import { type Assignment, isIdleShare, machineShare, parseDuration, splitLoadConfig, type ToolCommand } from '@loadplane/plugin-kit';
 import { type HeyScript, parseHeyScript } from './hey-script.ts';
 
 export const bodyFile = 'body.txt';

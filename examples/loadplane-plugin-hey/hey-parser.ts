@@ -3,7 +3,7 @@
  * when a run ends. Rows go into the run's mergeable histogram and counters, never into the log. hey leaves requests
  * that got no answer (refused, timed out) out of its CSV: with a request count, the missing rows are those errors.
  */
-import { MetricRecorder, processOutcome, type ToolOutputParser } from 'loadplane/plugin';
+import { MetricRecorder, processOutcome, type ToolOutputParser } from '@loadplane/plugin-kit';
 
 /** The header hey prints before its rows (github.com/rakyll/hey requester/print.go). */
 export const csvHeader = 'response-time,DNS+dialup,DNS,Request-write,Response-delay,Response-read,status-code,offset';

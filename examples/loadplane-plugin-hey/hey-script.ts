@@ -2,7 +2,7 @@
  * A hey test's script: one JSON object naming the request and how many to send, checked field by field so a bad script
  * is a clear 400 when the test runs, not a usage error from hey on the agent.
  */
-import { parseDuration } from 'loadplane/plugin';
+import { parseDuration } from '@loadplane/plugin-kit';
 
 export interface HeyScript {
   /** http(s) URL every request goes to. */

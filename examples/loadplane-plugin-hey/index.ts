@@ -3,7 +3,7 @@
  * package. The control plane validates scripts with it and knows the tool id `hey`; an agent finds the hey binary as
  * `heyEngine` declares, runs it with its share of the load and reads hey's CSV into mergeable histograms.
  */
-import { definePlugin, type EngineSpec, type LoadTool, provideEngineTool } from 'loadplane/plugin';
+import { definePlugin, type EngineSpec, type LoadTool, provideEngineTool, type Static, Type } from '@loadplane/plugin-kit';
 import { heyCommand, heyPlan } from './hey-command.ts';
 import { createHeyParser } from './hey-parser.ts';
 import { parseHeyScript } from './hey-script.ts';
@@ -18,11 +18,25 @@ export const heyEngine: EngineSpec = {
   program: 'hey',
   envVar: 'HEY_BIN',
   cached: ['bin/hey'],
-  // hey has no --version: Loadplane's scripts/engines/hey.sh writes the version it built next to the binary.
+  // hey has no --version: this plugin's install-engine.sh writes the version it built next to the binary.
   version: { file: 'bin/hey.version' },
   install: 'hey',
-  hint: 'go install github.com/rakyll/hey@v0.1.4 and put it on PATH',
+  hint: 'run the install-engine.sh of this plugin (bin loadplane-plugin-hey-install-engine), or go install github.com/rakyll/hey@v0.1.4 and put it on PATH',
 };
+
+/**
+ * The plugin's settings: LOADPLANE_PLUGIN_LOADPLANE_PLUGIN_HEY_BINARY (or LOADPLANE_CONFIG's plugins."loadplane-plugin-hey")
+ * on the server and on each agent.
+ */
+export const heyConfigSchema = Type.Object({
+  binary: Type.String({
+    minLength: 1,
+    default: 'hey',
+    description: 'the hey executable: a path, or a name looked up on PATH; left at hey, the agent finds it (HEY_BIN, PATH, ~/.cache/loadplane/bin/hey)',
+  }),
+});
+
+export type HeyConfig = Static<typeof heyConfigSchema>;
 
 export function validateHeyScript(script: string): string | null {
   try {
@@ -49,7 +63,13 @@ export function createHeyTool(engine: { binary: string; version?: string }): Loa
 
 export default definePlugin({
   name: 'loadplane-plugin-hey',
+  configSchema: heyConfigSchema,
   async setup(ctx) {
-    await provideEngineTool(ctx, heyEngine, { create: ({ binary, version }) => createHeyTool({ binary, version }) });
+    // A binary other than the default is the operator's choice and wins over the one the agent finds (its version unknown).
+    await provideEngineTool(ctx, heyEngine, {
+      configuredBinary: ctx.config.binary,
+      defaultBinary: 'hey',
+      create: ({ binary, version }) => createHeyTool({ binary, version }),
+    });
   },
 });

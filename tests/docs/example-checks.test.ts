@@ -70,6 +70,14 @@ describe('static checks', () => {
     ]);
   });
 
+  test('commands: `loadplane plugin` takes install, list and remove, with its own options only', () => {
+    const problems = checkCommands(one(`${fence}sh\nloadplane plugin install --agent ./x.tgz\nloadplane plugin upgrade x\nnpm run loadplane -- plugin list --all\n${fence}\n`));
+    expect(problems.map((problem) => problem.replace(/^x\.md:1 \(\): /, ''))).toEqual([
+      '`loadplane plugin` has no action "upgrade"',
+      '`loadplane plugin` has no option --all',
+    ]);
+  });
+
   test('terms-in: a flag the plugin does not build is an error', () => {
     expect(checkSourceTerms(one(`${fence}\nk6 run --quiet --no-such-flag script.js\n${fence}\n`), 'plugins/load-tool-k6')).toEqual([
       'x.md:1 (): "--no-such-flag" occurs nowhere in plugins/load-tool-k6',
@@ -77,7 +85,7 @@ describe('static checks', () => {
   });
 
   test('typecheck: a wrong type in an example is an error, with its line', () => {
-    const errors = typeErrors(one(`${fence}ts\nimport { splitLoadConfig } from 'loadplane/plugin';\nconst n: string = splitLoadConfig({ vus: 2, duration: '1s' }, 0, 1);\n${fence}\n`), 'examples/loadplane-plugin-hey');
+    const errors = typeErrors(one(`${fence}ts\nimport { splitLoadConfig } from '@loadplane/plugin-kit';\nconst n: string = splitLoadConfig({ vus: 2, duration: '1s' }, 0, 1);\n${fence}\n`), 'examples/loadplane-plugin-hey');
     expect(errors, errors.join('\n')).toHaveLength(1);
     expect(errors[0]).toContain('its line 2');
   });

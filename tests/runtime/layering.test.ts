@@ -1,7 +1,8 @@
 /**
  * The layers hold: core/ imports no plugin, adapter, config module, test or benchmark (the composition root in
  * adapters/composition decides which plugins run); a plugin imports nothing of Loadplane but the public entry
- * `loadplane/plugin` (its tests also `loadplane/plugin/testing`), plus its own files and npm packages.
+ * `loadplane/plugin` (its tests also `loadplane/plugin/testing`), plus its own files and npm packages; the example
+ * third-party plugin only the published kit, `@loadplane/plugin-kit` (and `/testing` in its tests).
  */
 import { expect, test } from 'bun:test';
 import { readdir, readFile } from 'node:fs/promises';
@@ -51,6 +52,15 @@ function violation(file: string, specifier: string): string | null {
     return null;
   }
 
+  if (area[0] === 'examples') {
+    // The example is a third party's package: the published kit is all it may import of Loadplane.
+    if (specifier === '@loadplane/plugin-kit') return null;
+    if (specifier === '@loadplane/plugin-kit/testing') return testCode ? null : 'plugin code imports the testing entry (tests only)';
+    if (specifier === 'loadplane' || specifier.startsWith('loadplane/') || specifier.startsWith('@loadplane/')) {
+      return `imports ${specifier}; a third-party plugin imports @loadplane/plugin-kit (and /testing in its tests)`;
+    }
+  }
+
   if (area[0] === 'plugins' || area[0] === 'examples') {
     const own = join(repoRoot, area[0], area[1]!);
     if (specifier === 'loadplane/plugin') return null;
@@ -97,6 +107,10 @@ test('the check catches each kind of offence', () => {
   expect(violation(at('plugins/load-tool-k6/index.ts'), '@sinclair/typebox')).toBeNull();
   expect(violation(at('plugins/load-tool-k6/contract.test.ts'), 'loadplane/plugin/testing')).toBeNull();
   expect(violation(at('examples/loadplane-plugin-hey/contract.test.ts'), '../../tests/helpers/k6-binary.ts')).toContain('reaches outside');
+  expect(violation(at('examples/loadplane-plugin-hey/index.ts'), 'loadplane/plugin')).toContain('@loadplane/plugin-kit');
+  expect(violation(at('examples/loadplane-plugin-hey/index.ts'), '@loadplane/plugin-kit')).toBeNull();
+  expect(violation(at('examples/loadplane-plugin-hey/index.ts'), '@loadplane/plugin-kit/testing')).toContain('tests only');
+  expect(violation(at('examples/loadplane-plugin-hey/contract.test.ts'), '@loadplane/plugin-kit/testing')).toBeNull();
   expect(importsOf("import {\n  a,\n  type B,\n} from '../x.ts';\nexport { c } from './c.ts';\nconst m = await import('pkg');\nimport './side.ts';")).toEqual([
     '../x.ts',
     './c.ts',

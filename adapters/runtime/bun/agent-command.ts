@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { formatToolReport, startNodeAgent } from '../../agent/start-node-agent.ts';
 import { AgentStateError, defaultStateDir, openAgentState } from '../../agent/agent-state.ts';
 import { checkAgentHealth, recordAgentHealth } from '../../agent/agent-health.ts';
+import { agentPluginDir } from '../../composition/plugin-directory.ts';
 import { loadAgentPlugins } from '../../composition/plugins.ts';
 import { operatorPluginConfig } from '../../composition/operator-plugin-config.ts';
 import { PluginSourcesError, readPluginSources } from '../../../config/plugin-sources.ts';
@@ -34,7 +35,9 @@ export const agentUsage = `usage: loadplane agent [--server URL] [--token-file F
   --plugins     more load-tool plugins by package name, comma-separated (installed beside Loadplane, e.g.
                 loadplane-plugin-hey), besides the built-in ones; the server needs them too (LOADPLANE_PLUGINS).
                 Their settings, as the service's: env LOADPLANE_PLUGIN_<NAME>_<KEY> (e.g.
-                LOADPLANE_PLUGIN_LOAD_TOOL_K6_BINARY=/opt/k6/k6) over the JSON file env LOADPLANE_CONFIG names
+                LOADPLANE_PLUGIN_LOAD_TOOL_K6_BINARY=/opt/k6/k6) over the JSON file env LOADPLANE_CONFIG names.
+                Plugins installed with \`loadplane plugin install --agent\` load without naming them: they are
+                listed in env AGENT_PLUGINS_DIR (default ~/.cache/loadplane/plugins)
   --no-calibration
                 do not measure the machine's capacity (env AGENT_CALIBRATION=false). By default the agent runs the
                 http tool for about 3 s against a loopback target of its own after it registers, and again when
@@ -122,11 +125,11 @@ export async function runAgentCommand(argv: readonly string[], env: Record<strin
   }
   let plugins;
   try {
-    plugins = await loadAgentPlugins(pluginNames);
+    plugins = await loadAgentPlugins(pluginNames, agentPluginDir(env));
   } catch (error) {
     identity.release();
     if (!(error instanceof KernelBootError)) throw error;
-    console.error(`loadplane agent: ${error.message}\n(a plugin named in --plugins must be installed beside Loadplane: npm install <package>)`);
+    console.error(`loadplane agent: ${error.message}\n(a plugin named in --plugins must be installed: loadplane plugin install --agent <package>)`);
     process.exit(2);
   }
   // The same plugin settings as the service's: LOADPLANE_PLUGIN_<NAME>_<KEY> over the LOADPLANE_CONFIG file.

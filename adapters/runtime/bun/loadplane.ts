@@ -26,6 +26,10 @@ const commands: Record<string, Command> = {
     summary: 'starts a run of a test; with --wait follows it to its end and exits 0 passed, 1 failed: a CI gate (--junit FILE)',
     run: async (argv, env) => (await import('./run-command/run-command.ts')).runRunCommand(argv, env),
   },
+  plugin: {
+    summary: 'installs (lists, removes) a plugin package on this host, loaded at the next start: install <tarball|spec> [--agent]',
+    run: async (argv, env) => (await import('./plugin-command.ts')).runPluginCommand(argv, env),
+  },
   mcp: {
     summary: 'the MCP server over stdio for AI clients (SERVICE_API_URL, SERVICE_API_TOKEN); stdout carries only the protocol',
     run: async (argv, env) => (await import('./mcp-command.ts')).runMcpCommand(argv, env),
