@@ -52,6 +52,10 @@ import { type WebhookTransport, webhookTransportPort } from './ports/webhook-tra
 import { createOutboundUrlGuard, parseAllowList } from './services/webhooks/outbound-url-guard.ts';
 import { createWebhookService } from './services/webhooks/webhooks.ts';
 import { outboxFeedPort } from './ports/outbox-feed.ts';
+import { instanceAuditLogPort } from './ports/instance-audit-log.ts';
+import { workspaceDirectoryPort } from './ports/workspace-directory.ts';
+import { createInstanceAuditLog } from './services/instance-audit-log.ts';
+import { createWorkspaceDirectory } from './services/workspace-directory.ts';
 import { createOutboxFeed } from './services/outbox/outbox-feed.ts';
 import { createOutboxDispatcher } from './services/outbox/outbox-dispatcher.ts';
 import { testToolIds } from './domain/test-rules.ts';
@@ -250,6 +254,8 @@ export async function bootService(options: BootOptions): Promise<Service> {
         [webhookTransportPort, webhookTransport],
         [jobQueuePort, jobQueue],
         [outboxFeedPort, createOutboxFeed(database)],
+        [instanceAuditLogPort, createInstanceAuditLog(database)],
+        [workspaceDirectoryPort, createWorkspaceDirectory()],
         [gitFetcherPort, gitFetcher],
         [secretBoxPort, secretBox],
         // ASK AI masks every env-var value in what it sends its model; the values stay here.

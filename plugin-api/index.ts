@@ -122,6 +122,8 @@ export { nextAttemptAfterFailure } from '../core/domain/webhook-retry.ts';
 export { createOutboundUrlGuard, parseAllowList } from '../core/services/webhooks/outbound-url-guard.ts';
 export type { OutboundUrlGuard } from '../core/services/webhooks/outbound-url-guard.ts';
 
-// ---- The service's records (for server-side plugins) -------------------------------------------------------------
-export { AuditEntry } from '../core/domain/entities/audit-entry.ts';
-export { Workspace } from '../core/domain/entities/workspace.ts';
+// ---- What a server-side plugin may know of the service's records: through ports, never its tables ---------------
+export { instanceAuditLogPort } from '../core/ports/instance-audit-log.ts';
+export type { InstanceAuditLog, SystemAuditEntry } from '../core/ports/instance-audit-log.ts';
+export { workspaceDirectoryPort } from '../core/ports/workspace-directory.ts';
+export type { EmailRecipient, WorkspaceDirectory } from '../core/ports/workspace-directory.ts';

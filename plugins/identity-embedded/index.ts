@@ -1,5 +1,5 @@
 /** The embedded identity provider plugin: a Keycloak-compatible realm under /auth, with users and sessions in the database. */
-import { databasePort, dataFilesPort, definePlugin, httpRoutesCapability } from 'loadplane/plugin';
+import { databasePort, dataFilesPort, definePlugin, httpRoutesCapability, instanceAuditLogPort } from 'loadplane/plugin';
 import { ensureBootstrapAdmin } from './bootstrap-admin.ts';
 import { IdentityEmbeddedConfigSchema } from './config.ts';
 import { IdpAuthorizationCode } from './entities/idp-authorization-code.ts';
@@ -62,7 +62,9 @@ export default definePlugin({
     if (created) ctx.logger.info('generated the realm signing key', { kid: key.kid, file: REALM_KEY_FILE });
     // The bound is per process, as the cores are; with several providers in one process the last one set up decides.
     passwordHashSlots.setLimit(ctx.config.bruteForce.maxConcurrentPasswordHashes ?? defaultHashConcurrency());
-    const realm = createRealmContext({ config: ctx.config, db, key, logger: ctx.logger, files });
+    // The host's audit log, when there is one (the provider also runs on its own, in its tests).
+    const auditLog = ctx.has(instanceAuditLogPort) ? ctx.use(instanceAuditLogPort) : null;
+    const realm = createRealmContext({ config: ctx.config, db, key, logger: ctx.logger, files, auditLog });
     if (ctx.config.bootstrapAdmin) {
       await ensureBootstrapAdmin({
         db,

@@ -1,11 +1,10 @@
 /**
- * Lockouts (and address throttles) go to the host's audit log, in the first (bootstrap) workspace: the realm serves the whole instance, and
- * that workspace belongs to its administrator. Without a host audit log (the provider on its own) only the log says it.
+ * Lockouts (and address throttles) go to the host's audit log (its instance audit log port: the first workspace, whose
+ * owner administers the instance, since the realm serves all of it). Without one (the provider on its own) only the log says it.
  */
-import { AuditEntry, type Logger, Workspace } from 'loadplane/plugin';
+import type { InstanceAuditLog, Logger } from 'loadplane/plugin';
 import type { LockSubject } from './brute-force-policy.ts';
 import { loggableError } from './loggable-error.ts';
-import type { DatabaseLike } from './realm-users.ts';
 
 export interface LockoutEvent {
   kind: LockSubject;
@@ -23,7 +22,7 @@ export interface LockoutEvent {
 /** An address is throttled, never locked: only the names that failed from it are refused while it lasts. */
 export const LOCKOUT_ACTIONS = { account: 'login.account_locked', address: 'login.address_throttled' } as const;
 
-export function createLockoutAudit(db: DatabaseLike, realm: string, logger: Logger) {
+export function createLockoutAudit(auditLog: InstanceAuditLog | null, realm: string, logger: Logger) {
   return {
     async record(event: LockoutEvent): Promise<void> {
       // Never the name as typed when no user has it: people type their password into the username field.
@@ -36,23 +35,16 @@ export function createLockoutAudit(db: DatabaseLike, realm: string, logger: Logg
         locked_until: event.lockedUntil?.toISOString() ?? null,
         permanent: event.permanent,
       });
-      const em = db.fork();
-      // The host registers its audit entity; a provider running on its own has none.
-      if (!em.getMetadata().getByClassName(AuditEntry.meta.className, false)) return;
+      if (!auditLog) return;
       try {
-        const workspace = await em.findOne(Workspace, { isBootstrap: true });
-        if (!workspace) return;
-        em.create(AuditEntry, {
-          id: crypto.randomUUID(),
-          workspaceId: workspace.id,
+        await auditLog.recordForInstance({
           action: LOCKOUT_ACTIONS[event.kind],
-          actorType: 'system',
-          actorId: null,
           actorLabel: 'brute-force detection',
-          actorUserId: null,
-          targetType: event.kind === 'account' ? 'user' : 'client_address',
-          targetId: event.userId,
-          targetLabel: event.kind === 'account' ? (event.username ?? '(no such user)') : event.address,
+          target: {
+            type: event.kind === 'account' ? 'user' : 'client_address',
+            id: event.userId,
+            label: event.kind === 'account' ? (event.username ?? '(no such user)') : event.address,
+          },
           details: {
             realm,
             address: event.address,
@@ -61,9 +53,7 @@ export function createLockoutAudit(db: DatabaseLike, realm: string, logger: Logg
             wait_seconds: event.waitSeconds,
             permanent: event.permanent,
           },
-          createdAt: new Date(),
         });
-        await em.flush();
       } catch (error) {
         // The refusal stands whatever happens here; losing the entry is logged, not turned into a 500.
         logger.error('could not write the lockout to the audit log', { error: loggableError(error) });

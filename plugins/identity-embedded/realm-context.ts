@@ -1,5 +1,5 @@
 /** Everything the embedded provider's routes share for its one realm: config, database, key, tokens, sessions, brute-force detection. */
-import type { DataFiles, Logger } from 'loadplane/plugin';
+import type { DataFiles, InstanceAuditLog, Logger } from 'loadplane/plugin';
 import { type BruteForceProtector, createBruteForceProtector } from './brute-force-protector.ts';
 import type { IdentityEmbeddedConfig } from './config.ts';
 import { retireInitialAdminPassword } from './initial-admin-password.ts';
@@ -38,6 +38,8 @@ export function createRealmContext(input: {
   logger: Logger;
   /** Where the bootstrap admin's generated password is kept; absent, nothing is retired. */
   files?: DataFiles;
+  /** The host's audit log; absent (the provider on its own), lockouts are only logged. */
+  auditLog?: InstanceAuditLog | null;
 }): RealmContext {
   const { config, db, key, logger, files } = input;
   const baseUrl = config.issuerBaseUrl.replace(/\/+$/, '');
@@ -59,7 +61,7 @@ export function createRealmContext(input: {
     bruteForce: createBruteForceProtector({
       settings: config.bruteForce,
       store: loginFailures,
-      audit: createLockoutAudit(db, config.realm, logger),
+      audit: createLockoutAudit(input.auditLog ?? null, config.realm, logger),
     }),
     loginFailures,
     hashAdmission: {

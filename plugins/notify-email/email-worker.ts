@@ -4,7 +4,7 @@
  * the cursor past it; messages are then sent under a lease with the webhook retry schedule (1 min, 5 min, 30 min,
  * 2 h, then failed).
  */
-import { coalescingPass, type Database, type Logger, nextAttemptAfterFailure, type OutboxFeed, type OutboxRecord, sqlOf, type Tx } from 'loadplane/plugin';
+import { coalescingPass, type Database, type Logger, nextAttemptAfterFailure, type OutboxFeed, type OutboxRecord, sqlOf, type Tx, type WorkspaceDirectory } from 'loadplane/plugin';
 
 /** This channel's cursor in the outbox. */
 export const emailConsumer = 'notify-email';
@@ -23,6 +23,8 @@ export function createEmailWorker(options: {
   db: Database;
   /** The run events after this channel's cursor. */
   outbox: OutboxFeed;
+  /** Who opted in, and the tests' names: the service's records, read through its port. */
+  directory: WorkspaceDirectory;
   send: SendMail | null;
   publicUrl: string;
   logger: Logger;
@@ -41,10 +43,10 @@ export function createEmailWorker(options: {
       // A cancel is somebody's decision, not news: failed runs, and completed ones for those who asked.
       // Without a mail transport the cursor only moves past them: nobody is mailed about old runs once SMTP_URL is set.
       if (!options.send) continue;
-      const wanted = status === 'failed' ? 'p.on_failed' : status === 'completed' ? 'p.on_completed' : null;
-      if (!wanted) continue;
-      const [test] = await tx.all<{ name: string }>('select name from tests where id = ?', [row.payload.test_id ?? null]);
-      const name = test?.name ?? 'a test';
+      if (status !== 'failed' && status !== 'completed') continue;
+      const recipients = await options.directory.emailRecipients(tx, row.workspace_id, status);
+      if (recipients.length === 0) continue;
+      const name = (await options.directory.testName(tx, row.payload.test_id ?? null)) ?? 'a test';
       const verb = status === 'failed' ? 'failed' : 'completed';
       const subject = `[Loadplane] ${name}: run ${verb}`;
       const text = [
@@ -59,13 +61,10 @@ export function createEmailWorker(options: {
       ].join('\n');
       await tx.all(
         `insert into email_notifications (id, workspace_id, user_id, outbox_id, to_address, subject, body, state, attempts, next_attempt_at, created_at, updated_at)
-         select gen_random_uuid(), p.workspace_id, p.user_id, ?, u.email, ?, ?, 'waiting', 0, ?, ?, ?
-         from notification_preferences p
-         join memberships m on m.workspace_id = p.workspace_id and m.user_id = p.user_id
-         join user_profiles u on u.id = p.user_id
-         where p.workspace_id = ? and p.channel = 'email' and ${wanted} and u.email is not null
+         select gen_random_uuid(), ?, r.user_id, ?, r.email, ?, ?, 'waiting', 0, ?, ?, ?
+         from json_to_recordset(?::json) as r(user_id uuid, email text)
          on conflict (outbox_id, user_id) do nothing`,
-        [row.id, subject, text, at, at, at, row.workspace_id],
+        [row.workspace_id, row.id, subject, text, at, at, at, JSON.stringify(recipients.map((one) => ({ user_id: one.userId, email: one.email })))],
       );
     }
   }

@@ -6,7 +6,7 @@
  */
 import { Type } from '@sinclair/typebox';
 import nodemailer from 'nodemailer';
-import { databasePort, definePlugin, jobQueuePort, notificationChannelCapability, outboxFeedPort } from 'loadplane/plugin';
+import { databasePort, definePlugin, jobQueuePort, notificationChannelCapability, outboxFeedPort, workspaceDirectoryPort } from 'loadplane/plugin';
 import { createEmailWorker, emailConsumer } from './email-worker.ts';
 import { NotifyEmail0001EmailNotifications } from './migrations/0001-email-notifications.ts';
 
@@ -29,6 +29,7 @@ export default definePlugin({
     const worker = createEmailWorker({
       db: ctx.use(databasePort),
       outbox: ctx.use(outboxFeedPort),
+      directory: ctx.use(workspaceDirectoryPort),
       send: transport
         ? async (message) => {
             await transport.sendMail({ from: ctx.config.from, ...message });

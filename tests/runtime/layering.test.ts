@@ -118,3 +118,70 @@ test('the check catches each kind of offence', () => {
     'pkg',
   ]);
 });
+
+// ---- Core's tables ---------------------------------------------------------------------------------------------
+
+/** The tables core's migrations create: a plugin reads and writes them only through the ports of `loadplane/plugin`. */
+async function coreTables(): Promise<Set<string>> {
+  const tables = new Set<string>();
+  for (const file of await tsFiles(join(repoRoot, 'core/domain/migrations'))) {
+    for (const match of (await readFile(file, 'utf8')).matchAll(/create table (?:if not exists )?"?([a-z_][a-z0-9_]*)/gi)) tables.add(match[1]!.toLowerCase());
+  }
+  return tables;
+}
+
+/**
+ * The tables a source's SQL reads or writes: in its string literals, a table after from, into, update, join, alter
+ * table, drop table or truncate. A foreign key (`references t`) is not counted: a plugin's row may follow a core row's
+ * deletion without reading or writing it.
+ */
+function tablesInSql(source: string): string[] {
+  const found: string[] = [];
+  for (const literal of source.matchAll(/`[^`]*`|'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"/g)) {
+    for (const match of literal[0].matchAll(/\b(?:from|into|update|join|alter\s+table|drop\s+table|truncate(?:\s+table)?)\s+"?([a-z_][a-z0-9_]*)"?/gi)) {
+      found.push(match[1]!.toLowerCase());
+    }
+  }
+  return found;
+}
+
+/**
+ * Core tables a plugin still names, each with why; the list only shrinks (an entry no longer used fails the test).
+ * The webhook tables stay core's while the webhook REST routes are core's (plugin routes do not mount under /api/v1).
+ */
+const knownCoreTableUses: Record<string, string[]> = {
+  'plugins/notify-webhook': ['webhooks', 'webhook_events', 'webhook_deliveries', 'webhook_attempts'],
+};
+
+test("no plugin names a core table in its SQL (but the listed, shrinking exceptions)", async () => {
+  const core = await coreTables();
+  expect(core.has('outbox')).toBe(true);
+  const used = new Map<string, Set<string>>();
+  for (const root of ['plugins', 'examples']) {
+    for (const file of await tsFiles(join(repoRoot, root))) {
+      if (isTestCode(file)) continue;
+      const area = relative(repoRoot, file).split(sep).slice(0, 2).join('/');
+      for (const table of tablesInSql(await readFile(file, 'utf8'))) {
+        if (!core.has(table)) continue;
+        if (!used.has(area)) used.set(area, new Set());
+        used.get(area)!.add(`${table} (${relative(repoRoot, file)})`);
+      }
+    }
+  }
+  const offenders: string[] = [];
+  for (const [area, uses] of used) {
+    for (const use of uses) if (!knownCoreTableUses[area]?.includes(use.split(' ')[0]!)) offenders.push(`${area}: ${use}`);
+  }
+  expect(offenders).toEqual([]);
+  const stale = Object.entries(knownCoreTableUses).flatMap(([area, tables]) =>
+    tables.filter((table) => ![...(used.get(area) ?? [])].some((use) => use.startsWith(`${table} `))).map((table) => `${area}: ${table}`),
+  );
+  expect(stale).toEqual([]);
+});
+
+test('the table check reads SQL in string literals only, and not foreign keys', () => {
+  expect(tablesInSql("await tx.all(`select name from tests where id = ?`, [id]); // from tests")).toEqual(['tests']);
+  expect(tablesInSql("sql.all('insert into outbox (a) values (?)'); sql.all(\"update memberships set x = 1\")")).toEqual(['outbox', 'memberships']);
+  expect(tablesInSql('`create table mine (user_id uuid references user_profiles (id))`')).toEqual([]);
+  expect(tablesInSql('// we read from tests here, in a comment')).toEqual([]);
+});
