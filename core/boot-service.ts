@@ -34,7 +34,7 @@ import { createTestDefinitionService } from './services/test-definitions.ts';
 import { createWorkspaceService } from './services/workspaces.ts';
 import { createConfigService } from './services/configs.ts';
 import { createScheduleService } from './services/schedules/schedules.ts';
-import { createScheduleSweep, scheduleSweepEveryMillis, scheduleSweepJob, type ScheduleSweep } from './services/schedules/schedule-sweep.ts';
+import { createScheduleSweep, type ScheduleSweep } from './services/schedules/schedule-sweep.ts';
 import { createLocalPubSub, type PubSub } from './ports/pubsub.ts';
 import { createLiveSessions } from './http/live-sessions.ts';
 import type { WsKeepAlive } from './http/ws-keep-alive.ts';
@@ -69,16 +69,12 @@ import { createOtelIngest } from './services/otel/otel-ingest.ts';
 import { createOtelRead } from './services/otel/otel-read.ts';
 import { createEnvVarService } from './services/env-vars.ts';
 import { createGitRepoService } from './services/git-repos/git-repos.ts';
-import { createGitSyncWorker, type GitSyncLimits } from './services/git-repos/git-sync-worker.ts';
+import { createGitSyncWorker, type GitSyncLimits, gitSyncTopic } from './services/git-repos/git-sync-worker.ts';
 import { createMetricQueryService } from './services/metrics/metric-queries.ts';
 import { createPrometheusApi } from './services/metrics/prometheus-api.ts';
 import { createServiceHealth } from './services/metrics/service-health.ts';
-import { createMetricsRetention, metricsRetentionEveryMillis, metricsRetentionJob } from './services/metrics/metrics-retention.ts';
+import { createMetricsRetention } from './services/metrics/metrics-retention.ts';
 import { createUsageService, type UsageDeps } from './services/usage/usage-service.ts';
-
-/** The job that syncs queued git repositories, and the pubsub topic that wakes it on the replicas that run jobs. */
-export const gitSyncJob = 'git-repos:sync';
-const gitSyncTopic = 'git_repos.wake';
 
 export const serviceVersion = '0.1.0';
 
@@ -86,13 +82,8 @@ export const serviceVersion = '0.1.0';
 export interface ServiceSettings {
   /** Origin used in every URL the service hands out. */
   publicUrl: string;
-  /** Base of an external OIDC provider; unset: the embedded identity provider at `publicUrl/auth`. */
-  authUrl?: string;
+  /** The API's OIDC client id (what the service tells clients; the provider itself is the composition root's business). */
   authClientId: string;
-  /** The confidential client's secret; unset with the embedded provider: generated once, shared by every replica. */
-  authClientSecret?: string;
-  /** Owner of the first workspace; unset with the embedded provider: `admin`. */
-  bootstrapAdminUsername?: string;
   /** The key that encrypts secrets at rest; unset: generated once, shared by every replica. */
   secretKey?: string;
   webhookAllowHosts: readonly string[];
@@ -111,7 +102,7 @@ export interface ServiceSettings {
 
 /** What boot works out before the plugins start, for the composition root's plugin config slices. */
 export interface BootFacts {
-  /** The identity provider's base URL: the external one, or the embedded one's. */
+  /** The identity provider's base URL. */
   authUrl: string;
   /** The confidential client's secret: configured, or generated once and shared by every replica. */
   clientSecret: string;
@@ -119,8 +110,15 @@ export interface BootFacts {
   bootstrapUsername: string | null;
 }
 
+/** Secrets generated once and shared by every replica (through the database), unless the operator configured one. */
+export interface GeneratedSecrets {
+  get(name: string, configured?: string): Promise<string>;
+}
+
 export interface BootOptions {
   settings: Readonly<ServiceSettings>;
+  /** The identity provider's facts (the composition root knows which provider runs and what it needs). */
+  identityFacts(secrets: GeneratedSecrets): Promise<BootFacts>;
   /** Every plugin of this service, loaded by the composition root (built-in and third-party alike). */
   plugins: readonly PluginDefinition[];
   /** The plugins' config slices by plugin name, given what boot worked out. */
@@ -178,7 +176,7 @@ export interface Service {
   /** The plugins this service runs, as loaded (the local agent sets up the load tools among them again). */
   plugins: readonly PluginDefinition[];
   database: Database;
-  /** The embedded identity provider's base URL, or the external one. */
+  /** The identity provider's base URL. */
   authUrl: string;
   clientId: string;
   clientSecret: string;
@@ -205,26 +203,14 @@ export async function bootService(options: BootOptions): Promise<Service> {
 
   try {
     // Secrets every replica must share come from the database (the first replica's), not from its own DATA_DIR.
-    const dataFiles = sharedDataFiles(database, options.dataFiles, [
-      ...(options.sharedFiles ?? []),
-      'auth-client-secret',
-      'secret-key',
-      'metrics-token',
-    ]);
-    const embedded = !settings.authUrl;
+    const dataFiles = sharedDataFiles(database, options.dataFiles, [...(options.sharedFiles ?? []), 'secret-key', 'metrics-token']);
     // The key that encrypts secrets at rest (webhook secrets, env-var values): configured, or generated once for all replicas.
     const secretKey = await generatedSecret(dataFiles, 'secret-key', settings.secretKey);
     // GET /metrics needs a token from every caller (loopback is no credential): configured, or generated once for all replicas.
     const metricsToken = await generatedSecret(dataFiles, 'metrics-token', settings.metricsToken);
-    const authUrl = settings.authUrl ?? `${settings.publicUrl}/auth`;
-    // Only the embedded IdP can use a generated secret; an external one has its own (AUTH_CLIENT_SECRET).
-    const clientSecret = embedded
-      ? await generatedSecret(dataFiles, 'auth-client-secret', settings.authClientSecret)
-      : (settings.authClientSecret ?? '');
-    // With the embedded IdP there is always an admin: the configured one, or `admin` with a generated password.
-    const bootstrapUsername = settings.bootstrapAdminUsername ?? (embedded ? 'admin' : null);
+    const { authUrl, clientSecret, bootstrapUsername } = await options.identityFacts({ get: (name, configured) => generatedSecret(dataFiles, name, configured) });
 
-    // The embedded IdP lives on our own origin: reach it in-process, not over the network.
+    // A provider on our own origin is reached in-process, not over the network.
     let app: LoadplaneApp | null = null;
     const ownOrigin = new URL(settings.publicUrl).origin;
     const outboundFetch: OutboundFetch = (request) =>
@@ -315,22 +301,13 @@ export async function bootService(options: BootOptions): Promise<Service> {
           validateScript: (tool, script) => tools.get(tool)?.validateScript(script) ?? null,
         })
       : null;
-    const unsubscribeGitWake = gitSync ? pubsub.subscribe(gitSyncTopic, () => void gitSync.wake()) : () => {};
-    if (gitSync) {
-      jobQueue.define(gitSyncJob, () => gitSync.wake());
-      await jobQueue.every(gitSyncJob, options.gitSyncEveryMillis ?? 30_000);
-    }
-    // Run time series older than the workspace's plan keeps are pruned by a job, on the replicas that run jobs.
-    if (settings.workers) {
-      const retention = createMetricsRetention({ db: database });
-      jobQueue.define(metricsRetentionJob, async () => void (await retention.prune()));
-      await jobQueue.every(metricsRetentionJob, options.metricsRetentionEveryMillis ?? metricsRetentionEveryMillis);
-    }
-    // Due schedules are fired by a job on the replicas that run jobs; the claim in the database makes each fire once.
     const scheduleSweep = createScheduleSweep({ db: database, tasks: runs.tasks, logger: logger.child({ part: 'schedules' }), now: options.schedules?.now });
+    // Each service registers its own jobs, on the replicas that run jobs: git syncs, the pruning of run time series
+    // older than the workspace's plan keeps, and due schedules (the claim in the database makes each fire once).
+    const unsubscribeGitWake = gitSync ? await gitSync.schedule(jobQueue, pubsub, options.gitSyncEveryMillis) : () => {};
     if (settings.workers) {
-      jobQueue.define(scheduleSweepJob, async () => void (await scheduleSweep.sweep()));
-      await jobQueue.every(scheduleSweepJob, options.schedules?.sweepMillis ?? scheduleSweepEveryMillis);
+      await createMetricsRetention({ db: database }).schedule(jobQueue, options.metricsRetentionEveryMillis);
+      await scheduleSweep.schedule(jobQueue, options.schedules?.sweepMillis);
     }
     const gitSyncQueued = () => {
       if (gitSync) void gitSync.wake();

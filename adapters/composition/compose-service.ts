@@ -7,11 +7,12 @@
 import type { Config } from '../../config/schema.ts';
 import { type BootFacts, type BootOptions, bootService, type Service, serviceVersion } from '../../core/boot-service.ts';
 import type { PluginDefinition } from '../../core/kernel/define-plugin.ts';
+import { CLIENT_SECRET_FILE, identityFacts } from './identity-facts.ts';
 import { operatorPluginConfig } from './operator-plugin-config.ts';
 import { serverPluginDir } from './plugin-directory.ts';
 import { loadServerPlugins } from './plugins.ts';
 
-export interface ComposeOptions extends Omit<BootOptions, 'settings' | 'plugins' | 'pluginConfig' | 'sharedFiles'> {
+export interface ComposeOptions extends Omit<BootOptions, 'settings' | 'plugins' | 'pluginConfig' | 'sharedFiles' | 'identityFacts'> {
   config: Readonly<Config>;
   /** Plugin definitions besides the configured ones (tests). */
   extraPlugins?: readonly PluginDefinition[];
@@ -94,8 +95,9 @@ export async function composeService(options: ComposeOptions): Promise<Service> 
     ...boot,
     settings: config,
     plugins,
+    identityFacts: (secrets) => identityFacts(config, secrets),
     pluginConfig: (facts) => operator.slices(builtinPluginConfig(config, facts), pluginConfigOverrides),
-    // The embedded provider's signing key: every replica must sign with the same one.
-    sharedFiles: ['identity/realm-key.json'],
+    // The embedded provider's signing key and client secret: every replica must use the same ones.
+    sharedFiles: ['identity/realm-key.json', CLIENT_SECRET_FILE],
   });
 }

@@ -21,6 +21,8 @@ import type { HookBus } from '../../kernel/hook-bus.ts';
 import type { KernelHooks } from '../../kernel/hooks.ts';
 import type { Logger } from '../../kernel/logger.ts';
 import type { Database } from '../../ports/database.ts';
+import type { JobQueue } from '../../ports/job-queue.ts';
+import type { PubSub } from '../../ports/pubsub.ts';
 import type { GitFetcher, GitFile } from '../../ports/git-fetcher.ts';
 import { sqlOf, transaction, type Tx } from '../sql.ts';
 import type { OutboundUrlGuard } from '../webhooks/outbound-url-guard.ts';
@@ -38,6 +40,10 @@ const maxNameLength = 200;
 
 /** The test's name: the file's repository path (its tail when longer than a name may be). */
 const nameOf = (path: string) => (path.length <= maxNameLength ? path : `…${path.slice(path.length - maxNameLength + 1)}`);
+
+/** The job that syncs queued git repositories, and the pubsub topic that wakes it on the replicas that run jobs. */
+export const gitSyncJob = 'git-repos:sync';
+export const gitSyncTopic = 'git_repos.wake';
 
 export function createGitSyncWorker(deps: {
   db: Database;
@@ -246,10 +252,20 @@ export function createGitSyncWorker(deps: {
     onError: (error) => deps.logger.error('the git sync worker failed', { error: String(error) }),
   });
 
+  /** Syncs every queued repository; a call during a pass makes it look once more. */
+  const wake = (): Promise<void> => (stopped ? Promise.resolve() : pass());
+
   return {
-    /** Syncs every queued repository; a call during a pass makes it look once more. */
-    wake(): Promise<void> {
-      return stopped ? Promise.resolve() : pass();
+    wake,
+    /**
+     * Registers its job and listens for wake-ups from API-only replicas (on a replica that runs jobs); answers the
+     * unsubscribe of the wake-ups.
+     */
+    async schedule(jobs: JobQueue, pubsub: PubSub, everyMillis = 30_000): Promise<() => void> {
+      const unsubscribe = pubsub.subscribe(gitSyncTopic, () => void wake());
+      jobs.define(gitSyncJob, () => wake());
+      await jobs.every(gitSyncJob, everyMillis);
+      return unsubscribe;
     },
     async stop(): Promise<void> {
       stopped = true;

@@ -5,6 +5,7 @@
  */
 import { planLimits } from '../../domain/plans.ts';
 import type { Database } from '../../ports/database.ts';
+import type { JobQueue } from '../../ports/job-queue.ts';
 import { sqlOf } from '../sql.ts';
 
 export const metricsRetentionJob = 'metrics:retention';
@@ -35,5 +36,10 @@ export function createMetricsRetention(deps: { db: Database; now?: () => number;
     }
     return deleted;
   }
-  return { prune };
+  /** Registers its job (on a replica that runs jobs): the service keeps its own schedule. */
+  async function schedule(jobs: JobQueue, everyMillis = metricsRetentionEveryMillis): Promise<void> {
+    jobs.define(metricsRetentionJob, async () => void (await prune()));
+    await jobs.every(metricsRetentionJob, everyMillis);
+  }
+  return { prune, schedule };
 }

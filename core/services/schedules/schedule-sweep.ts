@@ -11,6 +11,7 @@ import { CronError } from '../../domain/cron.ts';
 import { DomainError } from '../../kernel/errors.ts';
 import type { Logger } from '../../kernel/logger.ts';
 import type { Database } from '../../ports/database.ts';
+import type { JobQueue } from '../../ports/job-queue.ts';
 import type { TaskService } from '../runs/tasks.ts';
 import { transaction } from '../sql.ts';
 import { nextRunOf } from './schedules.ts';
@@ -162,7 +163,13 @@ export function createScheduleSweep(deps: ScheduleSweepDeps) {
     return fired;
   }
 
-  return { sweep };
+  /** Registers its job (on a replica that runs jobs): due schedules are fired every few seconds. */
+  async function schedule(jobs: JobQueue, everyMillis = scheduleSweepEveryMillis): Promise<void> {
+    jobs.define(scheduleSweepJob, async () => void (await sweep()));
+    await jobs.every(scheduleSweepJob, everyMillis);
+  }
+
+  return { sweep, schedule };
 }
 
 export type ScheduleSweep = ReturnType<typeof createScheduleSweep>;
