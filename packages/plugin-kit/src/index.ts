@@ -92,3 +92,5 @@ export { staticAssetsPort } from '../../../core/ports/static-assets.ts';
 export type { StaticAssets } from '../../../core/ports/static-assets.ts';
 export { tokenVerifierCapability } from '../../../core/capabilities/token-verifier.ts';
 export type { TokenVerifier, VerifiedIdentity } from '../../../core/capabilities/token-verifier.ts';
+export { instanceAuditLogPort } from '../../../core/ports/instance-audit-log.ts';
+export type { InstanceAuditLog, SystemAuditEntry } from '../../../core/ports/instance-audit-log.ts';
