@@ -17,8 +17,8 @@
 import { readFileSync } from 'node:fs';
 import type { MetricSnapshot } from '../core/capabilities/load-tool.ts';
 import { LatencyHistogram } from '../core/domain/metrics/histogram.ts';
-import { storeIntervalEndpoints } from '../core/services/metrics/run-endpoints.ts';
-import { sqlOf, transaction } from '../core/services/sql.ts';
+import { storeMetricInterval } from '../core/services/metrics/store-metric-interval.ts';
+import { sqlOf } from '../core/services/sql.ts';
 import { createMetricRun } from '../tests/helpers/metric-points.ts';
 import { POSTGRES_SKIP_MESSAGE, startPostgresServer } from '../tests/helpers/postgres-server.ts';
 import { freePort } from '../tests/helpers/service-process.ts';
@@ -67,33 +67,9 @@ function intervalSnapshot(random: () => number, startMs: number): MetricSnapshot
   return { histogram: overall.encode(), requests: rate * endpointCount, errors, startedAt: startMs, endedAt: startMs + 1000, endpoints };
 }
 
-/** agent-sessions.ts `metrics`: the interval point and its per-endpoint figures in one transaction. */
-async function storeInterval(ts: TestService, run: { workspaceId: string; taskId: string; testId: string }, machineId: string, snapshot: MetricSnapshot) {
-  const histogram = LatencyHistogram.decode(snapshot.histogram);
-  const owner = { workspaceId: run.workspaceId, taskId: run.taskId, machineId };
-  await transaction(ts.service.database, async (tx) => {
-    await tx.all(
-      `insert into task_metric_points (task_id, workspace_id, machine_id, test_id, started_at, ended_at, requests, errors, p50, p95, p99, histogram, labels)
-       values (?, ?, ?, ?, to_timestamp(? / 1000.0), to_timestamp(? / 1000.0), ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb)`,
-      [
-        run.taskId,
-        run.workspaceId,
-        machineId,
-        run.testId,
-        snapshot.startedAt,
-        snapshot.endedAt,
-        snapshot.requests,
-        snapshot.errors,
-        histogram.percentile(50),
-        histogram.percentile(95),
-        histogram.percentile(99),
-        JSON.stringify(snapshot.histogram),
-        JSON.stringify({ run: run.taskId, machine: machineId, test: run.testId }),
-      ],
-    );
-    await storeIntervalEndpoints(tx, owner, snapshot);
-  });
-}
+/** As the agent session stores an interval: the point and its per-endpoint figures in one transaction. */
+const storeInterval = (ts: TestService, run: { workspaceId: string; taskId: string; testId: string }, machineId: string, snapshot: MetricSnapshot) =>
+  storeMetricInterval(ts.service.database, { ...run, machineId }, snapshot);
 
 interface Timing {
   route: string;

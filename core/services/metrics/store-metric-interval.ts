@@ -1,0 +1,44 @@
+/**
+ * Stores one machine's interval of a run: its time-series point (task_metric_points, with the interval's own
+ * percentiles) and its per-endpoint figures and error groups, in one transaction, or nothing. The agent session stores
+ * every interval this way (the benchmarks too, so they measure the real thing).
+ */
+import type { MetricSnapshot } from '../../capabilities/load-tool.ts';
+import { LatencyHistogram } from '../../domain/metrics/histogram.ts';
+import type { Database } from '../../ports/database.ts';
+import { transaction } from '../sql.ts';
+import { storeIntervalEndpoints } from './run-endpoints.ts';
+
+export interface IntervalOf {
+  workspaceId: string;
+  taskId: string;
+  testId: string;
+  machineId: string;
+}
+
+/** Call it with a snapshot that passed `snapshotProblem`. */
+export async function storeMetricInterval(db: Database, of: IntervalOf, snapshot: MetricSnapshot): Promise<void> {
+  const histogram = LatencyHistogram.decode(snapshot.histogram);
+  await transaction(db, async (tx) => {
+    await tx.all(
+      `insert into task_metric_points (task_id, workspace_id, machine_id, test_id, started_at, ended_at, requests, errors, p50, p95, p99, histogram, labels)
+       values (?, ?, ?, ?, to_timestamp(? / 1000.0), to_timestamp(? / 1000.0), ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb)`,
+      [
+        of.taskId,
+        of.workspaceId,
+        of.machineId,
+        of.testId,
+        snapshot.startedAt,
+        snapshot.endedAt,
+        snapshot.requests,
+        snapshot.errors,
+        histogram.percentile(50),
+        histogram.percentile(95),
+        histogram.percentile(99),
+        JSON.stringify(snapshot.histogram),
+        JSON.stringify({ run: of.taskId, machine: of.machineId, test: of.testId }),
+      ],
+    );
+    await storeIntervalEndpoints(tx, { workspaceId: of.workspaceId, taskId: of.taskId, machineId: of.machineId }, snapshot);
+  });
+}
