@@ -7,6 +7,7 @@ import { Type } from '@sinclair/typebox';
 import { PluginConfigError } from './plugin-config-error.ts';
 import type { PluginSources } from './plugin-sources.ts';
 import { type ConfigurablePlugin, resolvePluginSettings } from './plugin-settings.ts';
+import { refusalOf } from '../tests/helpers/refusal.ts';
 
 const k6: ConfigurablePlugin = { name: 'load-tool-k6', configSchema: Type.Object({ binary: Type.String({ minLength: 1, default: 'k6' }) }) };
 const identity: ConfigurablePlugin = {
@@ -34,15 +35,7 @@ function resolve(variables: Record<string, string>, file?: Record<string, Record
   return resolvePluginSettings({ plugins, sources, elsewhere: ['ui-admin'], unknownPlugins });
 }
 
-function refusal(run: () => unknown): string {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(PluginConfigError);
-    return (error as Error).message;
-  }
-  throw new Error('expected the settings to be refused');
-}
+const refusal = (run: () => unknown) => refusalOf(run, PluginConfigError);
 
 describe('variables', () => {
   test('LOADPLANE_PLUGIN_<NAME>_<KEY>: the plugin by its name, the key by its schema', () => {

@@ -9,6 +9,7 @@ import { silentLogger } from '../../core/kernel/logger.ts';
 import { builtinPluginConfig } from './compose-service.ts';
 import { operatorPluginConfig } from './operator-plugin-config.ts';
 import { loadPluginsByName } from './plugins.ts';
+import { refusalOf } from '../../tests/helpers/refusal.ts';
 
 const plugins = await loadPluginsByName(['load-tool-k6', 'load-tool-gatling', 'mcp', 'notify-webhook', 'identity-oidc']);
 const facts = { authUrl: 'http://localhost:8080/auth', clientSecret: 'generated-secret', bootstrapUsername: null };
@@ -18,15 +19,7 @@ function slicesFor(env: Record<string, string>, file?: object) {
   return operatorPluginConfig('server', plugins, config.pluginSources, silentLogger).slices(builtinPluginConfig(config, facts));
 }
 
-function refusal(run: () => unknown): string {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(PluginConfigError);
-    return (error as Error).message;
-  }
-  throw new Error('expected the settings to be refused');
-}
+const refusal = (run: () => unknown) => refusalOf(run, PluginConfigError);
 
 describe('precedence: variables > file > derived', () => {
   test("a built-in load tool's binary, which the service derives nothing for", () => {

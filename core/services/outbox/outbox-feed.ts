@@ -1,15 +1,10 @@
 /** The outbox feed over the database: each consumer's rows after its cursor in `outbox_cursors`, moved in its own transaction. */
+import type { OutboxRow } from '../../domain/webhook-events.ts';
 import type { Database } from '../../ports/database.ts';
 import type { OutboxFeed, OutboxRecord } from '../../ports/outbox-feed.ts';
 import { type Sql, sqlOf, transaction } from '../sql.ts';
 
-interface Row {
-  id: string | number;
-  workspace_id: string;
-  event: string;
-  task_id: string | null;
-  payload: Record<string, unknown>;
-  created_at: Date | string;
+interface Row extends OutboxRow {
   /** The newest id in the same snapshot as the rows: where the cursor may go when no wanted row is left. */
   horizon: string | number | null;
 }
