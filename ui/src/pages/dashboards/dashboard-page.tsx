@@ -3,7 +3,7 @@
  * parallel), a time range for all of them (last 15 min, 1 h, 6 h, 24 h, or a run's span; kept in the URL), and
  * add / edit / remove panels (PUT replaces the dashboard's panels).
  */
-import { useCallback, useId, useMemo, useState } from 'react';
+import { useCallback, useEffect, useId, useMemo, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams, useSearchParams } from 'wouter';
 import { api, unwrap } from '../../api/client';
@@ -15,7 +15,7 @@ import { ErrorNotice } from '../../components/common/error-notice';
 import { formatDateTime } from '../../components/common/formatters';
 import { Loading } from '../../components/common/loading';
 import { PageHeader } from '../../components/common/page-header';
-import { DashboardPanel } from './dashboard-panel';
+import { DashboardPanel, preloadChart } from './dashboard-panel';
 import { dashboardQuery, recentRunsQuery, type Dashboard } from './dashboard-queries';
 import { RANGES, rangeOf, type NameOf, type RangeChoice, type RangeId } from './metric-query';
 import { MAX_PANELS, type Panel } from './panel-draft';
@@ -36,6 +36,7 @@ export default function DashboardPage() {
   const [params, setParams] = useSearchParams();
   const [editing, setEditing] = useState<Editing>({ kind: 'none' });
   const dashboard = useQuery(dashboardQuery(id));
+  useEffect(preloadChart, []);
   const runs = useQuery(recentRunsQuery);
   const tests = useQuery(testsQuery);
   const machines = useQuery(machinesQuery);

@@ -11,7 +11,13 @@ import { metricQuery } from './dashboard-queries';
 import { alignedColumnsOf, lastValuesOf, queryText, requestOf, seriesLabelsOf, unitOf, type MetricQueryResult, type NameOf, type TimeRange } from './metric-query';
 import type { Panel } from './panel-draft';
 
-const TimeSeriesChart = lazy(() => import('../../components/charts/time-series-chart'));
+const loadChart = () => import('../../components/charts/time-series-chart');
+const TimeSeriesChart = lazy(loadChart);
+
+/** Starts loading the chart code while the panels' queries run, so it is there when their data arrives. */
+export function preloadChart(): void {
+  void loadChart();
+}
 
 /** Whether the element has come near the viewport (stays true once it has). */
 function useNearViewport<T extends Element>(): [RefObject<T | null>, boolean] {

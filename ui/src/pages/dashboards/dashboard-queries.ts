@@ -40,5 +40,6 @@ export const metricQuery = (request: string, refetchMs: number | false) => ({
   queryKey: ['metrics', 'query', request] as const,
   queryFn: ({ signal }: { signal: AbortSignal }) => fetchMetricQuery(request, signal),
   refetchInterval: refetchMs,
-  staleTime: 15_000,
+  // A finished run's span never changes: its panels are read once per visit of the app, not again on every return.
+  staleTime: refetchMs === false ? Number.POSITIVE_INFINITY : 15_000,
 });
