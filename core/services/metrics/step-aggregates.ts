@@ -45,10 +45,6 @@ export interface StepsPlan {
 
 const nothing: StepsPlan = { scope: 'none', version: 'none', read: async () => [] };
 
-export async function aggregateSteps(sql: Sql, query: StepQuery): Promise<GroupSteps[]> {
-  return (await planSteps(sql, query)).read();
-}
-
 export async function planSteps(sql: Sql, query: StepQuery): Promise<StepsPlan> {
   const equality = equalityFilters(query.matchers);
   if (!equality) return nothing;

@@ -1,6 +1,6 @@
 /** Dashboard queries: the stored query with the dashboard's range, the answer as chart columns, the editor's fields. */
 import { describe, expect, test } from 'bun:test';
-import { alignedColumnsOf, chartDataOf, durationSeconds, lastValuesOf, queryParams, rangeOf, requestOf, seriesLabelOf } from './metric-query';
+import { alignedColumnsOf, durationSeconds, lastValuesOf, queryParams, rangeOf, requestOf, seriesLabelOf, seriesLabelsOf } from './metric-query';
 import { draftOfPanel, panelOfDraft, validatePanel } from './panel-draft';
 
 describe('metric queries', () => {
@@ -34,25 +34,24 @@ describe('metric queries', () => {
     expect(requestOf({ metric: 'requests', step: '1m' }, range)).toBe('metric=requests&step=1m&start=-24h&end=now');
   });
   test('answers become aligned columns, a quiet stretch breaks the line', () => {
-    const data = chartDataOf(
-      {
-        metric: 'request_rate',
-        unit: 'requests/s',
-        start: 0,
-        end: 100,
-        step: 10,
-        by: ['run'],
-        series: [
-          { labels: { run: 'r1' }, points: [[10, 1], [20, 2], [60, 3]] },
-          { labels: { run: 'r2' }, points: [[20, 5]] },
-        ],
-      },
-      (label, value) => (label === 'run' ? `#${value}` : value),
-    );
+    const result = {
+      metric: 'request_rate',
+      unit: 'requests/s',
+      start: 0,
+      end: 100,
+      step: 10,
+      by: ['run'],
+      series: [
+        { labels: { run: 'r1' }, points: [[10, 1], [20, 2], [60, 3]] },
+        { labels: { run: 'r2' }, points: [[20, 5]] },
+      ],
+    };
+    const data = alignedColumnsOf(result);
     expect(data.times).toEqual([10, 20, 30, 60]);
-    expect(data.series).toEqual([
-      { label: 'run #r1', values: [1, 2, null, 3] },
-      { label: 'run #r2', values: [null, 5, null, null] },
+    expect(seriesLabelsOf(result, (label, value) => (label === 'run' ? `#${value}` : value))).toEqual(['run #r1', 'run #r2']);
+    expect(data.columns).toEqual([
+      [1, 2, null, 3],
+      [null, 5, null, null],
     ]);
     expect(seriesLabelOf({}, undefined, 'requests')).toBe('requests');
     expect(lastValuesOf({ metric: 'm', unit: '', start: 0, end: 1, step: 1, by: [], series: [{ labels: {}, points: [[1, 4], [2, 7]] }] })).toEqual([

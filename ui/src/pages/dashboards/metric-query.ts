@@ -1,7 +1,7 @@
 /**
  * Dashboard panels' metric queries (GET /api/v1/metrics/query), pure logic.
  * Exports: METRICS, CHART_TYPES, RANGES, queryParams(query), rangeOf(choice, run?), requestOf(query, range),
- * chartDataOf(result, nameOf?), seriesLabelOf(labels, nameOf?), durationSeconds(text), queryText(query).
+ * alignedColumnsOf(result), seriesLabelsOf(result, nameOf?), seriesLabelOf(labels, nameOf?), durationSeconds(text), queryText(query).
  */
 
 /** The run metrics the query endpoint knows (docs/metrics.md). */
@@ -137,11 +137,6 @@ export function seriesLabelOf(labels: Record<string, string>, nameOf: NameOf = (
   return parts.length ? parts.join(', ') : fallback;
 }
 
-export interface ChartData {
-  times: number[];
-  series: { label: string; values: (number | null)[] }[];
-}
-
 export interface AlignedColumns {
   times: number[];
   columns: (number | null)[][];
@@ -190,13 +185,6 @@ export function alignedColumnsOf(result: MetricQueryResult): AlignedColumns {
 /** Each series' label, as the chart's legend shows it. */
 export function seriesLabelsOf(result: MetricQueryResult, nameOf?: NameOf): string[] {
   return result.series.map((s) => seriesLabelOf(s.labels, nameOf, result.metric));
-}
-
-/** Aligned columns with their labels (chartDataOf = alignedColumnsOf + seriesLabelsOf). */
-export function chartDataOf(result: MetricQueryResult, nameOf?: NameOf): ChartData {
-  const { times, columns } = alignedColumnsOf(result);
-  const labels = seriesLabelsOf(result, nameOf);
-  return { times, series: columns.map((values, i) => ({ label: labels[i]!, values })) };
 }
 
 /** Each series' last value, its label and the time of that value (for `stat` and `table` panels). */
