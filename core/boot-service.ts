@@ -191,7 +191,8 @@ export interface Service {
   runs: Runs;
   /** Fires due schedules now (the job does it every few seconds on the replicas that run jobs); tests call it. */
   schedules: Pick<ScheduleSweep, 'sweep'>;
-  stop(): Promise<void>;
+  /** Stops every part in order; `onStage` hears each part's name as it begins (to name one that hangs). */
+  stop(onStage?: (stage: string) => void): Promise<void>;
 }
 
 export async function bootService(options: BootOptions): Promise<Service> {
@@ -388,17 +389,25 @@ export async function bootService(options: BootOptions): Promise<Service> {
       lastUsed,
       runs,
       schedules: scheduleSweep,
-      async stop() {
-        await runs.stop();
-        outbox.stop();
-        unsubscribeGitWake();
-        await gitSync?.stop();
-        await jobQueue.stop();
-        await kernel.stop();
-        await lastUsed.stop();
-        await changes.close();
-        await pubsub.close();
-        await database.close();
+      async stop(onStage = () => {}) {
+        const stages: [string, () => void | Promise<void>][] = [
+          ['runs', () => runs.stop()],
+          ['outbox dispatcher', () => outbox.stop()],
+          ['git sync', async () => {
+            unsubscribeGitWake();
+            await gitSync?.stop();
+          }],
+          ['job queue', () => jobQueue.stop()],
+          ['plugins', () => kernel.stop()],
+          ['token last-used writes', () => lastUsed.stop()],
+          ['change feed', () => changes.close()],
+          ['pubsub', () => pubsub.close()],
+          ['database', () => database.close()],
+        ];
+        for (const [stage, stop] of stages) {
+          onStage(stage);
+          await stop();
+        }
       },
     };
   } catch (error) {

@@ -12,6 +12,7 @@ import { changeFeedForConfig, pubSubForConfig } from '../../adapters/pubsub/chan
 import { createDiskDataFiles } from '../../adapters/files/disk-data-files.ts';
 import { createPackageStaticAssets } from '../../adapters/files/package-static-assets.ts';
 import { startPostgresServer } from './postgres-server.ts';
+import { reportingSlowStep } from './slow-step-report.ts';
 import { jobQueueForConfig } from '../../adapters/queue/job-queue-for-config.ts';
 import { createNodeDnsResolver } from '../../adapters/net/node-dns-resolver.ts';
 import { createNodeWebhookTransport } from '../../adapters/net/node-webhook-transport.ts';
@@ -186,9 +187,10 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     tokenFor,
     createUser,
     async stop() {
-      if (listening) await service.app.stop(true);
-      await service.stop();
-      await postgres?.stop();
+      if (listening) await reportingSlowStep('test service: closing its socket server', () => service.app.stop(true));
+      let stage = '';
+      await reportingSlowStep(() => `test service: service.stop() at its ${stage}`, () => service.stop((next) => (stage = next)));
+      if (postgres) await reportingSlowStep('test service: dropping its PostgreSQL database', () => postgres!.stop());
       if (!options.keepDataDir && !options.dataDir) await rm(dataDir, { recursive: true, force: true });
     },
   };

@@ -14,7 +14,9 @@ const header = '/** Generated from the service\'s OpenAPI document by tests/ui/a
 
 let ts: TestService;
 beforeAll(async () => {
-  ts = await startTestService();
+  // The document does not depend on the database: PGlite in memory in both passes (its PostgreSQL boot and drop add
+  // nothing here; CI twice saw this file's stop on PostgreSQL outlive its hook's time on a loaded machine).
+  ts = await startTestService({ database: 'memory' });
 }, 180_000);
 afterAll(() => ts?.stop());
 
