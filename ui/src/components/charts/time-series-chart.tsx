@@ -7,6 +7,7 @@ import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import './charts.css';
+import { lineWidthFor } from './line-width';
 
 export interface ChartSeries {
   label: string;
@@ -81,8 +82,10 @@ export function TimeSeriesChart(props: {
   dataRef.current = data;
   /** The data the chart shows now. */
   const drawnRef = useRef<uPlot.AlignedData | null>(null);
-  // What needs a new chart: anything but the data.
+  // What needs a new chart: anything but the data, or a line width (lineWidthFor) that no longer fits its points.
   const shape = JSON.stringify([title, unit, height, series.map((s) => s.label), showPoints]);
+  const [rebuild, setRebuild] = useState(0);
+  const lineWidthRef = useRef(2);
 
   useEffect(() => {
     const container = containerRef.current;
@@ -95,8 +98,11 @@ export function TimeSeriesChart(props: {
       grid: { stroke: grid, width: 1 },
       ticks: { stroke: grid, width: 1 },
     };
+    const width = Math.max(200, container.clientWidth);
+    const lineWidth = lineWidthFor(dataRef.current[0].length, width);
+    lineWidthRef.current = lineWidth;
     const options: uPlot.Options = {
-      width: Math.max(200, container.clientWidth),
+      width,
       height,
       legend: { live: true },
       cursor: { drag: { x: false, y: false } },
@@ -115,7 +121,7 @@ export function TimeSeriesChart(props: {
         ...labels.map((label, index) => ({
           label,
           stroke: cssVariable(container, PALETTE[index % PALETTE.length]!, FALLBACK[index % FALLBACK.length]!),
-          width: 2,
+          width: lineWidth,
           dash: dashOf(index),
           points: { show: showPoints, size: 6 },
           spanGaps: false,
@@ -130,13 +136,19 @@ export function TimeSeriesChart(props: {
       plot.destroy();
       plotRef.current = null;
     };
-  }, [shape, height, unit, showPoints, themeVersion]);
+  }, [shape, height, unit, showPoints, themeVersion, rebuild]);
 
-  // New data: in place, keeping the chart (not the data a new chart was just drawn with: that would draw it twice).
+  // New data: in place, keeping the chart (not the data a new chart was just drawn with: that would draw it twice),
+  // unless its points grew past what its line width suits: then a new chart.
   useEffect(() => {
     if (drawnRef.current === data) return;
+    const plot = plotRef.current;
+    if (plot && lineWidthFor(data[0].length, plot.width) !== lineWidthRef.current) {
+      setRebuild((n) => n + 1);
+      return;
+    }
     drawnRef.current = data;
-    plotRef.current?.setData(data);
+    plot?.setData(data);
   }, [data]);
 
   // Follow the container's width.
@@ -149,7 +161,9 @@ export function TimeSeriesChart(props: {
       frame = requestAnimationFrame(() => {
         const width = Math.max(200, container.clientWidth);
         const plot = plotRef.current;
-        if (plot && plot.width !== width) plot.setSize({ width, height });
+        if (!plot || plot.width === width) return;
+        if (lineWidthFor(dataRef.current[0].length, width) !== lineWidthRef.current) setRebuild((n) => n + 1);
+        else plot.setSize({ width, height });
       });
     });
     observer.observe(container);

@@ -3,7 +3,7 @@
  * its chart code loaded lazily; line, area, bar and heatmap panels are drawn by TimeSeriesChart, `stat` as the last
  * value of each series, `table` as a table of last, lowest and highest values.
  */
-import { lazy, Suspense, useEffect, useId, useMemo, useRef, useState, type ReactNode, type RefObject } from 'react';
+import { lazy, Suspense, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { ErrorNotice } from '../../components/common/error-notice';
 import { Loading } from '../../components/common/loading';
@@ -19,10 +19,19 @@ export function preloadChart(): void {
   void loadChart();
 }
 
+/** How far outside the viewport a panel starts loading. */
+const NEAR_MARGIN_PX = 300;
+
 /** Whether the element has come near the viewport (stays true once it has). */
 function useNearViewport<T extends Element>(): [RefObject<T | null>, boolean] {
   const ref = useRef<T>(null);
   const [near, setNear] = useState(typeof IntersectionObserver === 'undefined');
+  // A panel already near the viewport when it is first laid out starts its query now, before the first paint: the
+  // observer would only tell it a frame later.
+  useLayoutEffect(() => {
+    const box = ref.current?.getBoundingClientRect();
+    if (box && box.top < window.innerHeight + NEAR_MARGIN_PX && box.bottom > -NEAR_MARGIN_PX) setNear(true);
+  }, []);
   useEffect(() => {
     const element = ref.current;
     if (near || !element) return;
@@ -30,7 +39,7 @@ function useNearViewport<T extends Element>(): [RefObject<T | null>, boolean] {
       (entries) => {
         if (entries.some((entry) => entry.isIntersecting)) setNear(true);
       },
-      { rootMargin: '300px 0px' },
+      { rootMargin: `${NEAR_MARGIN_PX}px 0px` },
     );
     observer.observe(element);
     return () => observer.disconnect();
