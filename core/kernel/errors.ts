@@ -31,6 +31,12 @@ export const errorCodes = [
 
 export type ErrorCode = (typeof errorCodes)[number];
 
+/**
+ * Marks a DomainError of any copy of this module: a plugin built against the published kit brings its own copy of the
+ * class, so `instanceof` compares this brand (a registry symbol, the same in every copy) rather than the prototype.
+ */
+const domainErrorBrand = Symbol.for('loadplane.DomainError');
+
 export class DomainError extends Error {
   constructor(
     readonly code: ErrorCode,
@@ -40,6 +46,13 @@ export class DomainError extends Error {
   ) {
     super(message);
     this.name = 'DomainError';
+    Object.defineProperty(this, domainErrorBrand, { value: true });
+  }
+
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    // A subclass, should one appear, keeps the ordinary prototype check.
+    if (this !== DomainError) return Function.prototype[Symbol.hasInstance].call(this, value);
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[domainErrorBrand] === true;
   }
 }
 
