@@ -4,7 +4,10 @@
  * what each one's config slice holds is the composition root's business.
  */
 import type { EntitySchema } from '@mikro-orm/core';
+import { apiRoutesCapability } from './capabilities/api-routes.ts';
 import { httpRoutesCapability } from './capabilities/http-routes.ts';
+import { mergeRoutePolicies } from './http/plugin-api-routes.ts';
+import { routePolicies as coreRoutePolicies, type RoutePolicies } from './http/route-policy.ts';
 import { notificationChannelCapability } from './capabilities/notification-channel.ts';
 import { loadToolCapability } from './capabilities/load-tool.ts';
 import { tokenVerifierCapability } from './capabilities/token-verifier.ts';
@@ -191,6 +194,8 @@ export interface Service {
   runs: Runs;
   /** Fires due schedules now (the job does it every few seconds on the replicas that run jobs); tests call it. */
   schedules: Pick<ScheduleSweep, 'sweep'>;
+  /** Every /api/v1 route's access policy, core's and plugins' (their API routes). */
+  routePolicies: RoutePolicies;
   /** Stops every part in order; `onStage` hears each part's name as it begins (to name one that hangs). */
   stop(onStage?: (stage: string) => void): Promise<void>;
 }
@@ -213,6 +218,7 @@ export async function bootService(options: BootOptions): Promise<Service> {
 
     // A provider on our own origin is reached in-process, not over the network.
     let app: LoadplaneApp | null = null;
+    let routePolicies: RoutePolicies = coreRoutePolicies;
     const ownOrigin = new URL(settings.publicUrl).origin;
     const outboundFetch: OutboundFetch = (request) =>
       app && new URL(request.url).origin === ownOrigin ? app.handle(request) : options.fetch(request);
@@ -360,6 +366,8 @@ export async function bootService(options: BootOptions): Promise<Service> {
       toolIds,
       wsKeepAlive: options.wsKeepAlive,
     };
+    const pluginApiRoutes = kernel.getAll(apiRoutesCapability);
+    routePolicies = mergeRoutePolicies(coreRoutePolicies, pluginApiRoutes);
     app = createApp({
       ...deps,
       logger,
@@ -369,6 +377,8 @@ export async function bootService(options: BootOptions): Promise<Service> {
       metricsToken,
       version: serviceVersion,
       pluginRoutes: kernel.getAll(httpRoutesCapability),
+      pluginApiRoutes,
+      routePolicies,
       assets: options.assets,
     });
 
@@ -378,6 +388,7 @@ export async function bootService(options: BootOptions): Promise<Service> {
     return {
       app,
       kernel,
+      routePolicies,
       plugins,
       database,
       authUrl,

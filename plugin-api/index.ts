@@ -82,6 +82,11 @@ export { tokenVerifierCapability } from '../core/capabilities/token-verifier.ts'
 export type { TokenVerifier, VerifiedIdentity } from '../core/capabilities/token-verifier.ts';
 export { httpRoutesCapability } from '../core/capabilities/http-routes.ts';
 export type { HttpRoutes } from '../core/capabilities/http-routes.ts';
+export { apiRoutesCapability } from '../core/capabilities/api-routes.ts';
+export type { ApiRouteKit, ApiRoutes } from '../core/capabilities/api-routes.ts';
+export type { RoutePolicy } from '../core/http/route-policy.ts';
+export type { CallerGuard } from '../core/http/require-caller.ts';
+export { bearerSecurity, errorResponses } from '../core/http/schemas/common.ts';
 export { clientAddressOf } from '../core/http/client-address.ts';
 export { addressKey, formatIp } from '../core/domain/ip-address.ts';
 

@@ -2,6 +2,7 @@
 import { Elysia } from 'elysia';
 import type { StaticAssets } from '../ports/static-assets.ts';
 import { buildOpenApiDocument, type DocumentedRoute, workspaceHeader } from './openapi-document.ts';
+import type { RoutePolicies } from './route-policy.ts';
 
 export const openApiPath = '/swagger-ui/openapi.json';
 
@@ -84,6 +85,8 @@ export interface ApiDocsOptions {
   maxBodyBytes: number;
   /** The application's routes, read at the first request for the document (every route is registered by then). */
   routes: () => readonly DocumentedRoute[];
+  /** Every route's access policy, core's and plugins': those routes are documented as taking a bearer token. */
+  policies: RoutePolicies;
 }
 
 export function apiDocs(options: ApiDocsOptions) {

@@ -1,5 +1,6 @@
 /** The HTTP application: error mapping, body limits, health, API docs, plugin routes and the /api/v1 resources. */
 import { Elysia, t, ValidationError } from 'elysia';
+import type { ApiRoutes } from '../capabilities/api-routes.ts';
 import type { HttpRoutes } from '../capabilities/http-routes.ts';
 import { DomainError } from '../kernel/errors.ts';
 import type { Logger } from '../kernel/logger.ts';
@@ -11,7 +12,9 @@ import { hasBody, isChunked, isJsonType, lengthRequired, notJson, readBodyText, 
 import type { Authenticate } from './authenticate.ts';
 import type { DocumentedRoute } from './openapi-document.ts';
 import { createRouteMethods, type PathMethods } from './route-methods.ts';
-import { enforcePolicy } from './route-policy.ts';
+import { buildPluginApiRoutes } from './plugin-api-routes.ts';
+import { enforcePolicy, type RoutePolicies } from './route-policy.ts';
+import { requireCaller } from './require-caller.ts';
 import type { RouteDeps } from './route-deps.ts';
 import { agentRoutes } from './routes/agent.ts';
 import { apiTokenRoutes } from './routes/api-tokens.ts';
@@ -30,7 +33,6 @@ import { taskOtelRoutes } from './routes/task-otel.ts';
 import { taskCompareRoutes } from './routes/task-compare.ts';
 import { taskEndpointRoutes } from './routes/task-endpoints.ts';
 import { taskTimeseriesRoutes } from './routes/task-timeseries.ts';
-import { notificationPreferenceRoutes } from './routes/notification-preferences.ts';
 import { machineRoutes } from './routes/machines.ts';
 import { metricRoutes } from './routes/metrics.ts';
 import { prometheusRoutes } from './routes/prometheus.ts';
@@ -48,6 +50,10 @@ export interface AppOptions extends RouteDeps {
   maxBodyBytes: number;
   version: string;
   pluginRoutes: readonly HttpRoutes[];
+  /** Plugins' REST resources, mounted under /api/v1 like core's. */
+  pluginApiRoutes: readonly ApiRoutes[];
+  /** Every /api/v1 route's access policy: core's and plugins' (mergeRoutePolicies). */
+  routePolicies: RoutePolicies;
   assets: StaticAssets | null;
   /** Reverse proxies whose X-Forwarded-For names the client (TRUSTED_PROXIES), for per-address limits. */
   trustedProxies?: readonly Cidr[];
@@ -115,9 +121,12 @@ export function createApp(options: AppOptions) {
       options.serviceHealth.countResponse(Number.isFinite(status) ? status : 200);
     })
     .use(serviceMetricsRoute({ health: options.serviceHealth, metricsToken: options.metricsToken }))
-    .use(apiDocs({ assets: options.assets, version: options.version, maxBodyBytes, routes: () => registered() }));
+    .use(apiDocs({ assets: options.assets, version: options.version, maxBodyBytes, routes: () => registered(), policies: options.routePolicies }));
 
   for (const plugin of options.pluginRoutes) app.use(plugin.routes);
+  const pluginApi = buildPluginApiRoutes(options.pluginApiRoutes, {
+    requireCaller: () => requireCaller(options.authenticate, options.routePolicies),
+  });
 
   const complete = app.group('/api/v1', (api) =>
     api
@@ -160,8 +169,8 @@ export function createApp(options: AppOptions) {
       .use(mcpServerToolRoutes(options))
       .use(metricRoutes(options))
       .use(prometheusRoutes(options))
-      .use(notificationPreferenceRoutes(options))
-      .use(agentRoutes(options)),
+      .use(agentRoutes(options))
+      .use(pluginApi),
   );
   registered = () => complete.routes;
   return complete;

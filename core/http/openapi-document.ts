@@ -1,6 +1,6 @@
 /** Builds the OpenAPI 3.1 document from the registered routes: their schemas, plus every status each route can answer. */
 import { defaultPageSize, maxPageSize } from './paging.ts';
-import { policyKey, routePolicies } from './route-policy.ts';
+import { policyKey, routePolicies, type RoutePolicies } from './route-policy.ts';
 import { SchemaComponents } from './openapi-schema.ts';
 import { ErrorBody } from './schemas/common.ts';
 
@@ -22,6 +22,8 @@ export interface DocumentedRoute {
 export interface DocumentOptions {
   version: string;
   maxBodyBytes: number;
+  /** Which routes take a bearer token: core's policies and plugins' (routePolicies when not given). */
+  policies?: RoutePolicies;
 }
 
 /** Error answers shared by every operation, as components.responses. */
@@ -96,7 +98,7 @@ export function buildOpenApiDocument(routes: readonly DocumentedRoute[], options
     const inDocument = route.path.startsWith('/api/v1/') || route.path === '/healthz';
     if (!inDocument || route.method === 'WS' || hooks.detail?.hide) continue;
     const method = route.method.toLowerCase();
-    const authenticated = Boolean(routePolicies[policyKey(route.method, route.path)]);
+    const authenticated = Boolean((options.policies ?? routePolicies)[policyKey(route.method, route.path)]);
     const paged = isPageQuery(hooks.query);
     const hasBody = Boolean(hooks.body) || Boolean(hooks.detail?.requestBody);
     const operation: Json = {

@@ -16,7 +16,7 @@ export interface RoutePolicy {
   ownerOnly?: boolean;
 }
 
-export const routePolicies: Readonly<Record<string, RoutePolicy>> = {
+export const routePolicies: RoutePolicies = {
   'GET /api/v1/auth/me': { scope: 'any' },
   'GET /api/v1/auth/me/workspaces': { scope: 'any' },
   'GET /api/v1/machines': { scope: 'machines:read' },
@@ -94,9 +94,6 @@ export const routePolicies: Readonly<Record<string, RoutePolicy>> = {
   'DELETE /api/v1/mcp-servers/:id': { scope: null, permission: 'manage_mcp_servers' },
   'GET /api/v1/mcp-servers/tools': { scope: null, permission: 'manage_mcp_servers' },
   'POST /api/v1/mcp-servers/:id/call': { scope: null, permission: 'manage_mcp_servers' },
-  // Each member sets their own opt-ins; scoped tokens are for automation, not for a person's inbox.
-  'GET /api/v1/notification-preferences': { scope: null },
-  'PUT /api/v1/notification-preferences': { scope: null },
   // Keys and who changed them are readable with tests:read; values never leave. Setting one is like editing a test:
   // anyone who may edit and run tests could print a variable from a script anyway.
   'GET /api/v1/env-vars': { scope: 'tests:read' },
@@ -153,10 +150,13 @@ export const policyKey = (method: string, route: string) => {
   return `${upper === 'WS' || upper === 'HEAD' ? 'GET' : upper} ${route.replace(/(.)\/$/, '$1')}`;
 };
 
+/** Policies by `METHOD /api/v1/path`: core's own (routePolicies) and those of plugins' API routes. */
+export type RoutePolicies = Readonly<Record<string, RoutePolicy>>;
+
 /** Throws 403 when the caller's token scopes or role do not cover the route; a route without a policy is refused (fail closed). */
-export function enforcePolicy(caller: Caller, method: string, route: string): void {
+export function enforcePolicy(caller: Caller, method: string, route: string, policies: RoutePolicies = routePolicies): void {
   const key = policyKey(method, route);
-  const policy = routePolicies[key];
+  const policy = policies[key];
   if (!policy) throw new DomainError('internal_error', `no access policy is declared for ${key}`);
   const scopes = caller.token?.scopes ?? [];
   if (scopes.length > 0 && policy.scope !== 'any') {

@@ -3,11 +3,13 @@
  * ask, when one completes), built from the run outbox under this channel's own cursor, so just as durable as webhooks.
  * Sends through nodemailer to SMTP_URL; without it the cursor only moves past the run events (nobody is mailed later
  * about runs from before SMTP_URL was set). The core's outbox dispatcher wakes it; its job sends retries as they come due.
+ * Members set their opt-ins through its REST resource, GET and PUT /api/v1/notification-preferences.
  */
 import { Type } from '@sinclair/typebox';
 import nodemailer from 'nodemailer';
-import { databasePort, definePlugin, jobQueuePort, notificationChannelCapability, outboxFeedPort, workspaceDirectoryPort } from 'loadplane/plugin';
+import { apiRoutesCapability, databasePort, definePlugin, jobQueuePort, notificationChannelCapability, outboxFeedPort, workspaceDirectoryPort } from 'loadplane/plugin';
 import { createEmailWorker, emailConsumer } from './email-worker.ts';
+import { preferenceRoutes } from './preference-routes.ts';
 import { NotifyEmail0001EmailNotifications } from './migrations/0001-email-notifications.ts';
 
 export const emailCollectJob = 'email:collect';
@@ -23,6 +25,8 @@ export default definePlugin({
     collectEveryMillis: Type.Integer({ minimum: 100, default: 20_000 }),
   }),
   setup(ctx) {
+    // Every replica serves the members' opt-ins, workers or not.
+    ctx.provide(apiRoutesCapability, preferenceRoutes(ctx.use(databasePort)));
     // An API-only replica (WORKERS=false) sends nothing; the dispatcher passes its wake-ups on to the others.
     if (!ctx.config.workers) return;
     const transport = ctx.config.smtpUrl ? nodemailer.createTransport(ctx.config.smtpUrl) : null;

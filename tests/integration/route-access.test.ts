@@ -1,6 +1,6 @@
 /** Walks every registered /api/v1 route and proves its access check: scope, role, and dead tokens. */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { policyKey, routePolicies } from '../../core/http/route-policy.ts';
+import { policyKey } from '../../core/http/route-policy.ts';
 import { scopes } from '../../core/domain/scopes.ts';
 import { inviteAndAccept } from '../helpers/invitations.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
@@ -57,8 +57,8 @@ afterAll(() => ts.stop());
 describe('every /api/v1 route', () => {
   test('has exactly one declared access policy (no route escapes the check)', () => {
     const keys = allRoutes().map((route) => route.key);
-    expect(keys.length).toBe(Object.keys(routePolicies).length);
-    for (const key of keys) expect(routePolicies[key], key).toBeDefined();
+    expect(keys.length).toBe(Object.keys(ts.service.routePolicies).length);
+    for (const key of keys) expect(ts.service.routePolicies[key], key).toBeDefined();
   });
 
   test('answers 401 to a revoked, an expired and a rotated-away token, and to none', async () => {
@@ -75,7 +75,7 @@ describe('every /api/v1 route', () => {
 
   test('is reachable with its scope, 403 insufficient_scope without it; scope-less routes refuse scoped tokens', async () => {
     for (const route of routes()) {
-      const policy = routePolicies[route.key]!;
+      const policy = ts.service.routePolicies[route.key]!;
       for (const scope of scopes) {
         const response = await call(route.method, route.path, tokens[scope]!);
         // One scope, or one of several (the OTLP receiver takes metrics:read or runs:write); a list needs all of its scopes.
@@ -102,7 +102,7 @@ describe('every /api/v1 route', () => {
     expect(invited.status).toBe(201);
     const workspace = (await (await ts.request('/api/v1/workspace', { token: ownerJwt })).json()) as { id: string };
     for (const route of routes()) {
-      const policy = routePolicies[route.key]!;
+      const policy = ts.service.routePolicies[route.key]!;
       const response = await ts.request(concrete(route.path), {
         method: route.method,
         token: viewerJwt,
