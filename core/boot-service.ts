@@ -53,11 +53,13 @@ import { envVarMaskerPort } from './ports/env-var-masker.ts';
 import { type PinnedFetchFactory, pinnedFetchPort } from './ports/pinned-fetch.ts';
 import { type WebhookTransport, webhookTransportPort } from './ports/webhook-transport.ts';
 import { createOutboundUrlGuard, parseAllowList } from './services/webhooks/outbound-url-guard.ts';
-import { createWebhookService } from './services/webhooks/webhooks.ts';
 import { outboxFeedPort } from './ports/outbox-feed.ts';
 import { instanceAuditLogPort } from './ports/instance-audit-log.ts';
+import { workspaceAuditLogPort } from './ports/workspace-audit-log.ts';
+import { channelWakeUpPort } from './ports/channel-wake-up.ts';
 import { workspaceDirectoryPort } from './ports/workspace-directory.ts';
 import { createInstanceAuditLog } from './services/instance-audit-log.ts';
+import { createWorkspaceAuditLog } from './services/workspace-audit-log.ts';
 import { createWorkspaceDirectory } from './services/workspace-directory.ts';
 import { createOutboxFeed } from './services/outbox/outbox-feed.ts';
 import { createOutboxDispatcher } from './services/outbox/outbox-dispatcher.ts';
@@ -219,6 +221,7 @@ export async function bootService(options: BootOptions): Promise<Service> {
     // A provider on our own origin is reached in-process, not over the network.
     let app: LoadplaneApp | null = null;
     let routePolicies: RoutePolicies = coreRoutePolicies;
+    let wakeChannels = () => {};
     const ownOrigin = new URL(settings.publicUrl).origin;
     const outboundFetch: OutboundFetch = (request) =>
       app && new URL(request.url).origin === ownOrigin ? app.handle(request) : options.fetch(request);
@@ -248,6 +251,9 @@ export async function bootService(options: BootOptions): Promise<Service> {
         [jobQueuePort, jobQueue],
         [outboxFeedPort, createOutboxFeed(database)],
         [instanceAuditLogPort, createInstanceAuditLog(database)],
+        [workspaceAuditLogPort, createWorkspaceAuditLog()],
+        // The dispatcher is made once the channels are known (below); a wake-up only comes from a request, after boot.
+        [channelWakeUpPort, { queued: () => wakeChannels() }],
         [workspaceDirectoryPort, createWorkspaceDirectory()],
         [gitFetcherPort, gitFetcher],
         [secretBoxPort, secretBox],
@@ -269,6 +275,7 @@ export async function bootService(options: BootOptions): Promise<Service> {
       workers: settings.workers,
       logger: logger.child({ part: 'outbox' }),
     });
+    wakeChannels = () => outbox.queued();
     const bootstrapWorkspace = await ensureBootstrapWorkspace(database, bootstrapUsername);
     const callers = createCallerResolver({ db: database, hooks: kernel.hooks, changes, defaultPlan: settings.defaultPlan });
     const lastUsed = createLastUsedRecorder(database, options.lastUsedFlushMillis);
@@ -337,12 +344,6 @@ export async function bootService(options: BootOptions): Promise<Service> {
       tasks: runs.tasks,
       configs: createConfigService({ db: database }),
       schedules: createScheduleService({ db: database, now: options.schedules?.now }),
-      webhooks: createWebhookService({
-        db: database,
-        guard: outboundGuard,
-        secrets: secretBox,
-        queued: () => outbox.queued(),
-      }),
       envVars,
       dashboards: createDashboardService({ db: database }),
       otelIngest: createOtelIngest({ db: database }),

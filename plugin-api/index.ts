@@ -86,7 +86,10 @@ export { apiRoutesCapability } from '../core/capabilities/api-routes.ts';
 export type { ApiRouteKit, ApiRoutes } from '../core/capabilities/api-routes.ts';
 export type { RoutePolicy } from '../core/http/route-policy.ts';
 export type { CallerGuard } from '../core/http/require-caller.ts';
-export { bearerSecurity, errorResponses } from '../core/http/schemas/common.ts';
+export type { Caller } from '../core/services/caller.ts';
+export { bearerSecurity, documented, errorResponses, IdParams, Integer, Timestamp } from '../core/http/schemas/common.ts';
+export { PageQuery, pagedList } from '../core/http/paging.ts';
+export { isUuid } from '../core/services/workspace-scope.ts';
 export { clientAddressOf } from '../core/http/client-address.ts';
 export { addressKey, formatIp } from '../core/domain/ip-address.ts';
 
@@ -121,13 +124,18 @@ export { notificationChannelCapability } from '../core/capabilities/notification
 export type { NotificationChannel } from '../core/capabilities/notification-channel.ts';
 export { outboxFeedPort } from '../core/ports/outbox-feed.ts';
 export type { OutboxConsumeOptions, OutboxFeed, OutboxRecord } from '../core/ports/outbox-feed.ts';
-export { envelopeBody, eventOfOutboxRow } from '../core/domain/webhook-events.ts';
-export { signatureHeader } from '../core/domain/webhook-signature.ts';
+export { envelopeBody, eventOfOutboxRow, isWebhookEvent, webhookEvents } from '../core/domain/webhook-events.ts';
+export type { Envelope, WebhookEvent } from '../core/domain/webhook-events.ts';
+export { generateWebhookSecret, signatureHeader } from '../core/domain/webhook-signature.ts';
+export { channelWakeUpPort } from '../core/ports/channel-wake-up.ts';
+export type { ChannelWakeUp } from '../core/ports/channel-wake-up.ts';
 export { nextAttemptAfterFailure } from '../core/domain/webhook-retry.ts';
 export { createOutboundUrlGuard, parseAllowList } from '../core/services/webhooks/outbound-url-guard.ts';
 export type { OutboundUrlGuard } from '../core/services/webhooks/outbound-url-guard.ts';
 
 // ---- What a server-side plugin may know of the service's records: through ports, never its tables ---------------
+export { workspaceAuditLogPort } from '../core/ports/workspace-audit-log.ts';
+export type { WorkspaceAuditLog, WorkspaceAuditTarget } from '../core/ports/workspace-audit-log.ts';
 export { instanceAuditLogPort } from '../core/ports/instance-audit-log.ts';
 export type { InstanceAuditLog, SystemAuditEntry } from '../core/ports/instance-audit-log.ts';
 export { workspaceDirectoryPort } from '../core/ports/workspace-directory.ts';

@@ -21,7 +21,6 @@ import { apiTokenRoutes } from './routes/api-tokens.ts';
 import { authRoutes } from './routes/auth.ts';
 import { configRoutes } from './routes/configs.ts';
 import { invitationRoutes } from './routes/invitations.ts';
-import { webhookRoutes } from './routes/webhooks.ts';
 import { dashboardRoutes } from './routes/dashboards.ts';
 import { scheduleRoutes } from './routes/schedules.ts';
 import { envVarRoutes } from './routes/env-vars.ts';
@@ -161,7 +160,6 @@ export function createApp(options: AppOptions) {
       .use(otlpRoutes(options))
       .use(configRoutes(options))
       .use(scheduleRoutes(options))
-      .use(webhookRoutes(options))
       .use(envVarRoutes(options))
       .use(dashboardRoutes(options))
       .use(gitRepoRoutes(options))

@@ -14,7 +14,6 @@ import type { ScheduleService } from '../services/schedules/schedules.ts';
 import type { AgentSessions } from '../services/runs/agent-sessions.ts';
 import type { StreamHub } from '../services/runs/stream-hub.ts';
 import type { TaskService } from '../services/runs/tasks.ts';
-import type { WebhookService } from '../services/webhooks/webhooks.ts';
 import type { DashboardService } from '../services/dashboards.ts';
 import type { EnvVarService } from '../services/env-vars.ts';
 import type { GitRepoService } from '../services/git-repos/git-repos.ts';
@@ -43,7 +42,6 @@ export interface RouteDeps {
   tasks: TaskService;
   configs: ConfigService;
   schedules: ScheduleService;
-  webhooks: WebhookService;
   envVars: EnvVarService;
   dashboards: DashboardService;
   gitRepos: GitRepoService;

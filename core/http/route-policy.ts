@@ -76,15 +76,6 @@ export const routePolicies: RoutePolicies = {
   'GET /api/v1/configs/:id': { scope: 'tests:read' },
   'PATCH /api/v1/configs/:id': { scope: 'tests:write', permission: 'manage_tests' },
   'DELETE /api/v1/configs/:id': { scope: 'tests:write', permission: 'manage_tests' },
-  'GET /api/v1/webhooks': { scope: null, permission: 'manage_webhooks' },
-  'POST /api/v1/webhooks': { scope: null, permission: 'manage_webhooks' },
-  'GET /api/v1/webhooks/:id': { scope: null, permission: 'manage_webhooks' },
-  'PATCH /api/v1/webhooks/:id': { scope: null, permission: 'manage_webhooks' },
-  'DELETE /api/v1/webhooks/:id': { scope: null, permission: 'manage_webhooks' },
-  'POST /api/v1/webhooks/:id/rotate': { scope: null, permission: 'manage_webhooks' },
-  'POST /api/v1/webhooks/:id/test': { scope: null, permission: 'manage_webhooks' },
-  'GET /api/v1/webhooks/:id/deliveries': { scope: null, permission: 'manage_webhooks' },
-  'POST /api/v1/webhooks/:id/deliveries/:deliveryId/redeliver': { scope: null, permission: 'manage_webhooks' },
   // Remote MCP servers: admins (manage_mcp_servers), never scoped tokens (the headers are credentials). The proxy too:
   // a remote tool acts with the admin's stored headers; ASK AI will call it server-side for every member.
   'GET /api/v1/mcp-servers': { scope: null, permission: 'manage_mcp_servers' },

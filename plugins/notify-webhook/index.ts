@@ -3,10 +3,13 @@
  * outbox under its own cursor and sends with retries; the core's outbox dispatcher wakes it after each run transition
  * and each hand-queued delivery (so the first attempt normally leaves within a second), and its own collector job on
  * the job queue (every 20 s, any replica) sends the retries that come due. API-only replicas (WORKERS=false) run none
- * of it: the dispatcher passes their wake-ups on.
+ * of it: the dispatcher passes their wake-ups on. Every replica serves the webhook settings (GET/POST /api/v1/webhooks
+ * and below: create, rotate, test, deliveries, redeliver) through the host's API routes.
  */
 import { Type } from '@sinclair/typebox';
 import {
+  apiRoutesCapability,
+  channelWakeUpPort,
   createOutboundUrlGuard,
   databasePort,
   definePlugin,
@@ -18,9 +21,12 @@ import {
   pubSubPort,
   secretBoxPort,
   webhookTransportPort,
+  workspaceAuditLogPort,
 } from 'loadplane/plugin';
 import { createDeliveryWorker } from './delivery-worker.ts';
 import { webhookConsumer } from './outbox-fanout.ts';
+import { createWebhookService } from './webhook-admin.ts';
+import { webhookRoutes } from './webhook-routes.ts';
 
 export const collectJob = 'webhooks:collect';
 
@@ -36,12 +42,25 @@ export default definePlugin({
   name: 'notify-webhook',
   configSchema,
   setup(ctx) {
+    // WEBHOOK_ALLOW_HOSTS decides which targets may be saved and which may be called, alike.
+    const guard = createOutboundUrlGuard({ resolver: ctx.use(dnsResolverPort), allow: parseAllowList(ctx.config.allowHosts) });
+    // Every replica serves the webhook settings; a test ping or redelivery wakes the channels wherever they run.
+    const channels = ctx.use(channelWakeUpPort);
+    const webhooks = createWebhookService({
+      db: ctx.use(databasePort),
+      guard,
+      secrets: ctx.use(secretBoxPort),
+      audit: ctx.use(workspaceAuditLogPort),
+      queued: () => channels.queued(),
+    });
+    ctx.provide(apiRoutesCapability, webhookRoutes(webhooks));
+
     if (!ctx.config.workers) return;
     const pubsub = ctx.use(pubSubPort);
     const worker = createDeliveryWorker({
       db: ctx.use(databasePort),
       outbox: ctx.use(outboxFeedPort),
-      guard: createOutboundUrlGuard({ resolver: ctx.use(dnsResolverPort), allow: parseAllowList(ctx.config.allowHosts) }),
+      guard,
       transport: ctx.use(webhookTransportPort),
       secrets: ctx.use(secretBoxPort),
       publicUrl: ctx.config.publicUrl,

@@ -147,7 +147,8 @@ function tablesInSql(source: string): string[] {
 
 /**
  * Core tables a plugin still names, each with why; the list only shrinks (an entry no longer used fails the test).
- * - The webhook tables stay core's while the webhook REST routes and their service are core's.
+ * - The webhook tables: notify-webhook serves them (its API routes, its delivery worker), but core's migration 0008
+ *   still creates them, with foreign keys to core's workspaces.
  * - notification_preferences: notify-email serves the opt-ins (its API routes), but the table is still created by core's
  *   migration 0008, with foreign keys to core's workspaces and user_profiles, and core's workspace directory reads it.
  */

@@ -756,111 +756,6 @@ export interface paths {
         patch: operations["patchSchedulesById"];
         trace?: never;
     };
-    "/api/v1/webhooks": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The workspace's webhooks, newest first (never the secret) */
-        get: operations["getWebhooks"];
-        put?: never;
-        /** Create a webhook; the signing secret is in this answer only */
-        post: operations["postWebhooks"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/webhooks/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** One webhook */
-        get: operations["getWebhooksById"];
-        put?: never;
-        post?: never;
-        /** Delete a webhook and its delivery history; waiting deliveries are dropped */
-        delete: operations["deleteWebhooksById"];
-        options?: never;
-        head?: never;
-        /** Change the URL, events, description or enabled flag */
-        patch: operations["patchWebhooksById"];
-        trace?: never;
-    };
-    "/api/v1/webhooks/{id}/rotate": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Replace the signing secret; every attempt from now on is signed with the new one */
-        post: operations["postWebhooksByIdRotate"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/webhooks/{id}/test": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Queue a test.ping to this webhook; its result lands in the delivery history */
-        post: operations["postWebhooksByIdTest"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/webhooks/{id}/deliveries": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Deliveries of this webhook, newest first, each with every attempt (newest first) and the next attempt time */
-        get: operations["getWebhooksByIdDeliveries"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Send a finished (delivered or failed) delivery again, as a new delivery with the same envelope */
-        post: operations["postWebhooksByIdDeliveriesByDeliveryIdRedeliver"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/v1/env-vars": {
         parameters: {
             query?: never;
@@ -1179,6 +1074,111 @@ export interface paths {
         put?: never;
         /** The series that match[] selects (form body) */
         post: operations["postPrometheusApiV1Series"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The workspace's webhooks, newest first (never the secret) */
+        get: operations["getWebhooks"];
+        put?: never;
+        /** Create a webhook; the signing secret is in this answer only */
+        post: operations["postWebhooks"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One webhook */
+        get: operations["getWebhooksById"];
+        put?: never;
+        post?: never;
+        /** Delete a webhook and its delivery history; waiting deliveries are dropped */
+        delete: operations["deleteWebhooksById"];
+        options?: never;
+        head?: never;
+        /** Change the URL, events, description or enabled flag */
+        patch: operations["patchWebhooksById"];
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Replace the signing secret; every attempt from now on is signed with the new one */
+        post: operations["postWebhooksByIdRotate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Queue a test.ping to this webhook; its result lands in the delivery history */
+        post: operations["postWebhooksByIdTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Deliveries of this webhook, newest first, each with every attempt (newest first) and the next attempt time */
+        get: operations["getWebhooksByIdDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a finished (delivered or failed) delivery again, as a new delivery with the same envelope */
+        post: operations["postWebhooksByIdDeliveriesByDeliveryIdRedeliver"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1925,98 +1925,6 @@ export interface components {
             /** @description default true; a disabled schedule never fires */
             enabled?: boolean;
         };
-        /** Webhook */
-        Webhook: {
-            id: string;
-            url: string;
-            description: string | null;
-            events: ("test.started" | "test.completed" | "test.failed")[];
-            enabled: boolean;
-            /**
-             * Format: date-time
-             * @description ISO 8601 UTC, ending in Z
-             */
-            created_at: string;
-            /**
-             * Format: date-time
-             * @description ISO 8601 UTC, ending in Z
-             */
-            updated_at: string;
-            secret_rotated_at: string | null;
-        };
-        /** CreatedWebhook */
-        CreatedWebhook: {
-            id: string;
-            url: string;
-            description: string | null;
-            events: ("test.started" | "test.completed" | "test.failed")[];
-            enabled: boolean;
-            /**
-             * Format: date-time
-             * @description ISO 8601 UTC, ending in Z
-             */
-            created_at: string;
-            /**
-             * Format: date-time
-             * @description ISO 8601 UTC, ending in Z
-             */
-            updated_at: string;
-            secret_rotated_at: string | null;
-            /** @description whsec_...; shown only here */
-            secret: string;
-        };
-        /** WebhookAttempt */
-        WebhookAttempt: {
-            /**
-             * Format: date-time
-             * @description ISO 8601 UTC, ending in Z
-             */
-            attempted_at: string;
-            /** @description success or failure */
-            outcome: string;
-            status_code: number | null;
-            duration_ms: number;
-            error: string | null;
-            response_excerpt: string | null;
-        };
-        /** WebhookDelivery */
-        WebhookDelivery: {
-            /** @description X-Service-Delivery */
-            id: string;
-            webhook_id: string;
-            event: string;
-            /** @description the body sent, byte for byte as serialised here */
-            envelope: {
-                id: string;
-                event: string;
-                /**
-                 * Format: date-time
-                 * @description ISO 8601 UTC, ending in Z
-                 */
-                created_at: string;
-                tenant_id: string;
-                data: {
-                    [key: string]: unknown;
-                };
-            };
-            /** @description waiting, delivered or failed */
-            state: string;
-            attempt_count: number;
-            next_attempt_at: string | null;
-            redelivery_of: string | null;
-            /**
-             * Format: date-time
-             * @description ISO 8601 UTC, ending in Z
-             */
-            created_at: string;
-            /**
-             * Format: date-time
-             * @description ISO 8601 UTC, ending in Z
-             */
-            updated_at: string;
-            /** @description newest first */
-            attempts: components["schemas"]["WebhookAttempt"][];
-        };
         /** Actor */
         Actor: {
             /** @description user or token */
@@ -2309,6 +2217,98 @@ export interface components {
             data?: unknown;
             errorType?: string;
             error?: string;
+        };
+        /** Webhook */
+        Webhook: {
+            id: string;
+            url: string;
+            description: string | null;
+            events: ("test.started" | "test.completed" | "test.failed")[];
+            enabled: boolean;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, ending in Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, ending in Z
+             */
+            updated_at: string;
+            secret_rotated_at: string | null;
+        };
+        /** CreatedWebhook */
+        CreatedWebhook: {
+            id: string;
+            url: string;
+            description: string | null;
+            events: ("test.started" | "test.completed" | "test.failed")[];
+            enabled: boolean;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, ending in Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, ending in Z
+             */
+            updated_at: string;
+            secret_rotated_at: string | null;
+            /** @description whsec_...; shown only here */
+            secret: string;
+        };
+        /** WebhookAttempt */
+        WebhookAttempt: {
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, ending in Z
+             */
+            attempted_at: string;
+            /** @description success or failure */
+            outcome: string;
+            status_code: number | null;
+            duration_ms: number;
+            error: string | null;
+            response_excerpt: string | null;
+        };
+        /** WebhookDelivery */
+        WebhookDelivery: {
+            /** @description X-Service-Delivery */
+            id: string;
+            webhook_id: string;
+            event: string;
+            /** @description the body sent, byte for byte as serialised here */
+            envelope: {
+                id: string;
+                event: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC, ending in Z
+                 */
+                created_at: string;
+                tenant_id: string;
+                data: {
+                    [key: string]: unknown;
+                };
+            };
+            /** @description waiting, delivered or failed */
+            state: string;
+            attempt_count: number;
+            next_attempt_at: string | null;
+            redelivery_of: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, ending in Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, ending in Z
+             */
+            updated_at: string;
+            /** @description newest first */
+            attempts: components["schemas"]["WebhookAttempt"][];
         };
         /** NotificationPreferences */
         NotificationPreferences: {
@@ -4607,348 +4607,6 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
         };
     };
-    getWebhooks: {
-        parameters: {
-            query?: {
-                /** @description page size, 1 to 1000 (default 100); empty means the default */
-                limit?: number | string;
-                /** @description X-Next-Cursor of the previous page (opaque; any other value answers 400); empty means the first page */
-                cursor?: string;
-            };
-            header?: {
-                /** @description act in this workspace of the caller's (default: their oldest; an API token acts only in its own); any other value answers 404 */
-                "X-Workspace-Id"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    /** @description present when more rows remain: `<next page URL>; rel="next"` */
-                    Link?: string;
-                    /** @description present when more rows remain: the cursor of the next page */
-                    "X-Next-Cursor"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Webhook"][];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
-            429: components["responses"]["TooManyRequests"];
-        };
-    };
-    postWebhooks: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description act in this workspace of the caller's (default: their oldest; an API token acts only in its own); any other value answers 404 */
-                "X-Workspace-Id"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /**
-                     * Format: uri
-                     * @description http(s); private, loopback and link-local targets need WEBHOOK_ALLOW_HOSTS
-                     */
-                    url: string;
-                    events: ("test.started" | "test.completed" | "test.failed")[];
-                    description?: string | null;
-                    enabled?: boolean;
-                };
-            };
-        };
-        responses: {
-            /** @description created */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CreatedWebhook"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["TooManyRequests"];
-        };
-    };
-    getWebhooksById: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description act in this workspace of the caller's (default: their oldest; an API token acts only in its own); any other value answers 404 */
-                "X-Workspace-Id"?: string;
-            };
-            path: {
-                /** @description the resource id (UUID) */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Webhook"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
-            429: components["responses"]["TooManyRequests"];
-        };
-    };
-    deleteWebhooksById: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description act in this workspace of the caller's (default: their oldest; an API token acts only in its own); any other value answers 404 */
-                "X-Workspace-Id"?: string;
-            };
-            path: {
-                /** @description the resource id (UUID) */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description done; no content */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["TooManyRequests"];
-        };
-    };
-    patchWebhooksById: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description act in this workspace of the caller's (default: their oldest; an API token acts only in its own); any other value answers 404 */
-                "X-Workspace-Id"?: string;
-            };
-            path: {
-                /** @description the resource id (UUID) */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /**
-                     * Format: uri
-                     * @description http(s); private, loopback and link-local targets need WEBHOOK_ALLOW_HOSTS
-                     */
-                    url?: string;
-                    events?: ("test.started" | "test.completed" | "test.failed")[];
-                    description?: string | null;
-                    enabled?: boolean;
-                };
-            };
-        };
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Webhook"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["TooManyRequests"];
-        };
-    };
-    postWebhooksByIdRotate: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description act in this workspace of the caller's (default: their oldest; an API token acts only in its own); any other value answers 404 */
-                "X-Workspace-Id"?: string;
-            };
-            path: {
-                /** @description the resource id (UUID) */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        id: string;
-                        /** @description the new whsec_ secret, shown once */
-                        secret: string;
-                    };
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["TooManyRequests"];
-        };
-    };
-    postWebhooksByIdTest: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description act in this workspace of the caller's (default: their oldest; an API token acts only in its own); any other value answers 404 */
-                "X-Workspace-Id"?: string;
-            };
-            path: {
-                /** @description the resource id (UUID) */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": Record<string, never>;
-            };
-        };
-        responses: {
-            /** @description accepted */
-            202: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["WebhookDelivery"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["TooManyRequests"];
-        };
-    };
-    getWebhooksByIdDeliveries: {
-        parameters: {
-            query?: {
-                /** @description page size, 1 to 1000 (default 100); empty means the default */
-                limit?: number | string;
-                /** @description X-Next-Cursor of the previous page (opaque; any other value answers 400); empty means the first page */
-                cursor?: string;
-            };
-            header?: {
-                /** @description act in this workspace of the caller's (default: their oldest; an API token acts only in its own); any other value answers 404 */
-                "X-Workspace-Id"?: string;
-            };
-            path: {
-                /** @description the resource id (UUID) */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    /** @description present when more rows remain: `<next page URL>; rel="next"` */
-                    Link?: string;
-                    /** @description present when more rows remain: the cursor of the next page */
-                    "X-Next-Cursor"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["WebhookDelivery"][];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
-            429: components["responses"]["TooManyRequests"];
-        };
-    };
-    postWebhooksByIdDeliveriesByDeliveryIdRedeliver: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description act in this workspace of the caller's (default: their oldest; an API token acts only in its own); any other value answers 404 */
-                "X-Workspace-Id"?: string;
-            };
-            path: {
-                id: string;
-                deliveryId: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": Record<string, never>;
-            };
-        };
-        responses: {
-            /** @description accepted */
-            202: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["WebhookDelivery"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["TooManyRequests"];
-        };
-    };
     getEnvVars: {
         parameters: {
             query?: {
@@ -6185,6 +5843,348 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getWebhooks: {
+        parameters: {
+            query?: {
+                /** @description page size, 1 to 1000 (default 100); empty means the default */
+                limit?: number | string;
+                /** @description X-Next-Cursor of the previous page (opaque; any other value answers 400); empty means the first page */
+                cursor?: string;
+            };
+            header?: {
+                /** @description act in this workspace of the caller's (default: their oldest; an API token acts only in its own); any other value answers 404 */
+                "X-Workspace-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description present when more rows remain: `<next page URL>; rel="next"` */
+                    Link?: string;
+                    /** @description present when more rows remain: the cursor of the next page */
+                    "X-Next-Cursor"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    postWebhooks: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description act in this workspace of the caller's (default: their oldest; an API token acts only in its own); any other value answers 404 */
+                "X-Workspace-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uri
+                     * @description http(s); private, loopback and link-local targets need WEBHOOK_ALLOW_HOSTS
+                     */
+                    url: string;
+                    events: ("test.started" | "test.completed" | "test.failed")[];
+                    description?: string | null;
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedWebhook"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getWebhooksById: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description act in this workspace of the caller's (default: their oldest; an API token acts only in its own); any other value answers 404 */
+                "X-Workspace-Id"?: string;
+            };
+            path: {
+                /** @description the resource id (UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    deleteWebhooksById: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description act in this workspace of the caller's (default: their oldest; an API token acts only in its own); any other value answers 404 */
+                "X-Workspace-Id"?: string;
+            };
+            path: {
+                /** @description the resource id (UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description done; no content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    patchWebhooksById: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description act in this workspace of the caller's (default: their oldest; an API token acts only in its own); any other value answers 404 */
+                "X-Workspace-Id"?: string;
+            };
+            path: {
+                /** @description the resource id (UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uri
+                     * @description http(s); private, loopback and link-local targets need WEBHOOK_ALLOW_HOSTS
+                     */
+                    url?: string;
+                    events?: ("test.started" | "test.completed" | "test.failed")[];
+                    description?: string | null;
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    postWebhooksByIdRotate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description act in this workspace of the caller's (default: their oldest; an API token acts only in its own); any other value answers 404 */
+                "X-Workspace-Id"?: string;
+            };
+            path: {
+                /** @description the resource id (UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description the new whsec_ secret, shown once */
+                        secret: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    postWebhooksByIdTest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description act in this workspace of the caller's (default: their oldest; an API token acts only in its own); any other value answers 404 */
+                "X-Workspace-Id"?: string;
+            };
+            path: {
+                /** @description the resource id (UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getWebhooksByIdDeliveries: {
+        parameters: {
+            query?: {
+                /** @description page size, 1 to 1000 (default 100); empty means the default */
+                limit?: number | string;
+                /** @description X-Next-Cursor of the previous page (opaque; any other value answers 400); empty means the first page */
+                cursor?: string;
+            };
+            header?: {
+                /** @description act in this workspace of the caller's (default: their oldest; an API token acts only in its own); any other value answers 404 */
+                "X-Workspace-Id"?: string;
+            };
+            path: {
+                /** @description the resource id (UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description present when more rows remain: `<next page URL>; rel="next"` */
+                    Link?: string;
+                    /** @description present when more rows remain: the cursor of the next page */
+                    "X-Next-Cursor"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    postWebhooksByIdDeliveriesByDeliveryIdRedeliver: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description act in this workspace of the caller's (default: their oldest; an API token acts only in its own); any other value answers 404 */
+                "X-Workspace-Id"?: string;
+            };
+            path: {
+                id: string;
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];

@@ -1,7 +1,7 @@
-import { inviteAndAccept } from '../../../tests/helpers/invitations.ts';
+import { inviteAndAccept } from '../../tests/helpers/invitations.ts';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
-import { sqlOf } from '../../services/sql.ts';
-import { startTestService, type TestService } from '../../../tests/helpers/test-service.ts';
+import { sqlOf } from 'loadplane/plugin';
+import { startTestService, type TestService } from '../../tests/helpers/test-service.ts';
 
 let ts: TestService;
 let owner: string;

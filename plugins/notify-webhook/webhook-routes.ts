@@ -1,11 +1,23 @@
-/** /webhooks: a workspace's outgoing webhooks, their deliveries with every attempt, test pings, secret rotation and redelivery. */
+/**
+ * /api/v1/webhooks: a workspace's outgoing webhooks, their deliveries with every attempt, test pings, secret rotation and
+ * redelivery; served through the host's API routes (its authentication, policies and OpenAPI document).
+ */
 import { Elysia, t } from 'elysia';
-import { webhookEvents } from '../../domain/webhook-events.ts';
-import { toDeliveryView, toWebhookView } from '../../services/webhooks/webhooks.ts';
-import { PageQuery, pagedList } from '../paging.ts';
-import type { RouteDeps } from '../route-deps.ts';
-import { requireCaller } from '../require-caller.ts';
-import { bearerSecurity, documented, errorResponses, IdParams, Integer, Timestamp } from '../schemas/common.ts';
+import {
+  type ApiRoutes,
+  bearerSecurity,
+  type CallerGuard,
+  documented,
+  errorResponses,
+  IdParams,
+  Integer,
+  PageQuery,
+  pagedList,
+  type RoutePolicy,
+  Timestamp,
+  webhookEvents,
+} from 'loadplane/plugin';
+import { toDeliveryView, toWebhookView, type WebhookService } from './webhook-admin.ts';
 
 // The service names the bad value itself; the document states the allowed ones (see documented()).
 const EventName = t.String({ description: `one of ${webhookEvents.join(', ')}`, ...documented({ enum: [...webhookEvents] }) });
@@ -92,10 +104,29 @@ const DeliveryParams = t.Object({ id: t.String(), deliveryId: t.String() });
 /** These actions take no input; an empty object (or no body at all) is accepted. */
 const NoInput = t.Optional(t.Object({}, { additionalProperties: false }));
 
-export const webhookRoutes = (deps: RouteDeps) =>
+// Webhook secrets and endpoints are an admin's: manage_webhooks, and never through a scoped token.
+const admins: RoutePolicy = { scope: null, permission: 'manage_webhooks' };
+
+export const webhookRoutes = (webhooks: WebhookService): ApiRoutes => ({
+  name: 'notify-webhook',
+  policies: {
+    'GET /api/v1/webhooks': admins,
+    'POST /api/v1/webhooks': admins,
+    'GET /api/v1/webhooks/:id': admins,
+    'PATCH /api/v1/webhooks/:id': admins,
+    'DELETE /api/v1/webhooks/:id': admins,
+    'POST /api/v1/webhooks/:id/rotate': admins,
+    'POST /api/v1/webhooks/:id/test': admins,
+    'GET /api/v1/webhooks/:id/deliveries': admins,
+    'POST /api/v1/webhooks/:id/deliveries/:deliveryId/redeliver': admins,
+  },
+  routes: (kit) => routesOf(webhooks, kit.requireCaller()),
+});
+
+const routesOf = (webhooks: WebhookService, requireCaller: CallerGuard) =>
   new Elysia({ normalize: false, prefix: '/webhooks', detail: { tags: ['Webhooks'], security: bearerSecurity } })
-    .use(requireCaller(deps.authenticate))
-    .get('', (context) => pagedList(context, (page) => deps.webhooks.list(context.caller, page), (row) => toWebhookView(row)), {
+    .use(requireCaller)
+    .get('', (context) => pagedList(context, (page) => webhooks.list(context.caller, page), (row) => toWebhookView(row)), {
       query: PageQuery,
       response: { 200: t.Array(WebhookView), 400: errorResponses[400], 401: errorResponses[401], 403: errorResponses[403] },
       detail: { summary: "The workspace's webhooks, newest first (never the secret)" },
@@ -103,7 +134,7 @@ export const webhookRoutes = (deps: RouteDeps) =>
     .post(
       '',
       async ({ caller, body, set }) => {
-        const { row, secret } = await deps.webhooks.create(caller, body);
+        const { row, secret } = await webhooks.create(caller, body);
         set.status = 201;
         return { ...toWebhookView(row), secret };
       },
@@ -113,12 +144,12 @@ export const webhookRoutes = (deps: RouteDeps) =>
         detail: { summary: 'Create a webhook; the signing secret is in this answer only' },
       },
     )
-    .get('/:id', async ({ caller, params }) => toWebhookView(await deps.webhooks.get(caller, params.id)), {
+    .get('/:id', async ({ caller, params }) => toWebhookView(await webhooks.get(caller, params.id)), {
       params: IdParams,
       response: { 200: WebhookView, 401: errorResponses[401], 403: errorResponses[403], 404: errorResponses[404] },
       detail: { summary: 'One webhook' },
     })
-    .patch('/:id', async ({ caller, params, body }) => toWebhookView(await deps.webhooks.update(caller, params.id, body)), {
+    .patch('/:id', async ({ caller, params, body }) => toWebhookView(await webhooks.update(caller, params.id, body)), {
       params: IdParams,
       body: WebhookPatch,
       response: { 200: WebhookView, 400: errorResponses[400], 401: errorResponses[401], 403: errorResponses[403], 404: errorResponses[404] },
@@ -127,7 +158,7 @@ export const webhookRoutes = (deps: RouteDeps) =>
     .delete(
       '/:id',
       async ({ caller, params, set }) => {
-        await deps.webhooks.remove(caller, params.id);
+        await webhooks.remove(caller, params.id);
         set.status = 204;
       },
       {
@@ -136,7 +167,7 @@ export const webhookRoutes = (deps: RouteDeps) =>
         detail: { summary: 'Delete a webhook and its delivery history; waiting deliveries are dropped' },
       },
     )
-    .post('/:id/rotate', async ({ caller, params }) => deps.webhooks.rotateSecret(caller, params.id), {
+    .post('/:id/rotate', async ({ caller, params }) => webhooks.rotateSecret(caller, params.id), {
       params: IdParams,
       response: {
         200: t.Object({ id: t.String(), secret: t.String({ description: 'the new whsec_ secret, shown once' }) }),
@@ -149,7 +180,7 @@ export const webhookRoutes = (deps: RouteDeps) =>
     .post(
       '/:id/test',
       async ({ caller, params, set }) => {
-        const delivery = await deps.webhooks.ping(caller, params.id);
+        const delivery = await webhooks.ping(caller, params.id);
         set.status = 202;
         return toDeliveryView(delivery);
       },
@@ -162,7 +193,7 @@ export const webhookRoutes = (deps: RouteDeps) =>
     )
     .get(
       '/:id/deliveries',
-      (context) => pagedList(context, (page) => deps.webhooks.deliveries(context.caller, context.params.id, page), (row) => toDeliveryView(row)),
+      (context) => pagedList(context, (page) => webhooks.deliveries(context.caller, context.params.id, page), (row) => toDeliveryView(row)),
       {
         params: IdParams,
         query: PageQuery,
@@ -173,7 +204,7 @@ export const webhookRoutes = (deps: RouteDeps) =>
     .post(
       '/:id/deliveries/:deliveryId/redeliver',
       async ({ caller, params, set }) => {
-        const delivery = await deps.webhooks.redeliver(caller, params.id, params.deliveryId);
+        const delivery = await webhooks.redeliver(caller, params.id, params.deliveryId);
         set.status = 202;
         return toDeliveryView(delivery);
       },

@@ -1,18 +1,28 @@
 /**
  * Webhook management: create (the signing secret shown once, stored sealed), list, read, update, delete, rotate the
  * secret, queue a test.ping, list deliveries with their attempts, and redeliver a finished delivery by hand.
- * Workspace-scoped (a foreign id is not found) and audit-logged.
+ * Workspace-scoped (a foreign id is not found) and audit-logged (the workspace audit log port, in the same transaction).
  */
-import type { SecretBox } from '../../domain/secret-box.ts';
-import { envelopeBody, type Envelope, isWebhookEvent, webhookEvents, type WebhookEvent } from '../../domain/webhook-events.ts';
-import { generateWebhookSecret } from '../../domain/webhook-signature.ts';
-import { badRequest, conflict, notFound } from '../../kernel/errors.ts';
-import type { Database } from '../../ports/database.ts';
-import { recordAudit } from '../audit-log.ts';
-import type { Caller } from '../caller.ts';
-import { sqlOf, transaction, type Sql } from '../sql.ts';
-import { isUuid } from '../workspace-scope.ts';
-import type { OutboundUrlGuard } from './outbound-url-guard.ts';
+import {
+  type Caller,
+  conflict,
+  type Database,
+  type Envelope,
+  envelopeBody,
+  generateWebhookSecret,
+  isUuid,
+  isWebhookEvent,
+  notFound,
+  badRequest,
+  type OutboundUrlGuard,
+  type SecretBox,
+  type Sql,
+  sqlOf,
+  transaction,
+  type WebhookEvent,
+  webhookEvents,
+  type WorkspaceAuditLog,
+} from 'loadplane/plugin';
 
 export interface WebhookRow {
   id: string;
@@ -139,6 +149,7 @@ export function createWebhookService(deps: {
   db: Database;
   guard: OutboundUrlGuard;
   secrets: SecretBox;
+  audit: WorkspaceAuditLog;
   /** Tells the delivery worker that deliveries are waiting (after the transaction committed). */
   queued(workspaceId: string): void;
   now?: () => Date;
@@ -210,7 +221,7 @@ export function createWebhookService(deps: {
            values (?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?) returning *`,
           [id, caller.workspace.workspaceId, url, description, JSON.stringify(events), input.enabled ?? true, sealed, at, at],
         );
-        recordAudit(tx.em, caller, 'webhook.created', { type: 'webhook', id, label: url }, { events, enabled: input.enabled ?? true });
+        deps.audit.record(tx, caller, 'webhook.created', { type: 'webhook', id, label: url }, { events, enabled: input.enabled ?? true });
         return created!;
       });
       return { row, secret };
@@ -233,7 +244,7 @@ export function createWebhookService(deps: {
           [next.url, JSON.stringify(next.events), next.description, next.enabled, now(), current.id],
         );
         const changed = Object.keys(input).filter((key) => input[key as keyof WebhookInput] !== undefined);
-        recordAudit(tx.em, caller, 'webhook.updated', { type: 'webhook', id: current.id, label: next.url }, { changed });
+        deps.audit.record(tx, caller, 'webhook.updated', { type: 'webhook', id: current.id, label: next.url }, { changed });
         return updated!;
       });
     },
@@ -243,7 +254,7 @@ export function createWebhookService(deps: {
         const current = await findWebhook(tx, caller, id, true);
         // Its deliveries go with it (cascade): a deleted endpoint is never called again.
         await tx.all('delete from webhooks where id = ?', [current.id]);
-        recordAudit(tx.em, caller, 'webhook.deleted', { type: 'webhook', id: current.id, label: current.url });
+        deps.audit.record(tx, caller, 'webhook.deleted', { type: 'webhook', id: current.id, label: current.url });
       });
     },
 
@@ -254,7 +265,7 @@ export function createWebhookService(deps: {
         const current = await findWebhook(tx, caller, id, true);
         const at = now();
         await tx.all('update webhooks set secret_box = ?, secret_rotated_at = ?, updated_at = ? where id = ?', [sealed, at, at, current.id]);
-        recordAudit(tx.em, caller, 'webhook.secret_rotated', { type: 'webhook', id: current.id, label: current.url });
+        deps.audit.record(tx, caller, 'webhook.secret_rotated', { type: 'webhook', id: current.id, label: current.url });
       });
       // Attempts sign when they leave, so waiting deliveries are signed with the new secret from now on.
       return { id: id.toLowerCase(), secret };
@@ -286,7 +297,7 @@ export function createWebhookService(deps: {
            values (?, ?, ?, ?, 'test.ping', 'waiting', 0, ?, ?, ?)`,
           [deliveryId, webhook.workspace_id, webhook.id, eventId, at, at, at],
         );
-        recordAudit(tx.em, caller, 'webhook.test_sent', { type: 'webhook', id: webhook.id, label: webhook.url }, { delivery_id: deliveryId });
+        deps.audit.record(tx, caller, 'webhook.test_sent', { type: 'webhook', id: webhook.id, label: webhook.url }, { delivery_id: deliveryId });
         return readDelivery(tx, deliveryId);
       });
       deps.queued(caller.workspace.workspaceId);
@@ -311,7 +322,7 @@ export function createWebhookService(deps: {
            values (?, ?, ?, ?, ?, 'waiting', 0, ?, ?, ?, ?)`,
           [id, webhook.workspace_id, webhook.id, original.event_id, original.event, at, original.id, at, at],
         );
-        recordAudit(tx.em, caller, 'webhook.redelivered', { type: 'webhook', id: webhook.id, label: webhook.url }, {
+        deps.audit.record(tx, caller, 'webhook.redelivered', { type: 'webhook', id: webhook.id, label: webhook.url }, {
           delivery_id: id,
           original_delivery_id: original.id,
         });
