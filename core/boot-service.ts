@@ -5,6 +5,7 @@
  */
 import type { EntitySchema } from '@mikro-orm/core';
 import { apiRoutesCapability } from './capabilities/api-routes.ts';
+import { serviceGaugesCapability } from './capabilities/service-gauges.ts';
 import { httpRoutesCapability } from './capabilities/http-routes.ts';
 import { mergeRoutePolicies } from './http/plugin-api-routes.ts';
 import { routePolicies as coreRoutePolicies, type RoutePolicies } from './http/route-policy.ts';
@@ -374,7 +375,7 @@ export async function bootService(options: BootOptions): Promise<Service> {
       logger,
       maxBodyBytes: settings.maxBodyBytes,
       trustedProxies: settings.trustedProxies.map((entry) => parseCidr(entry)!),
-      serviceHealth: createServiceHealth({ db: database, version: serviceVersion }),
+      serviceHealth: createServiceHealth({ db: database, version: serviceVersion, plugins: kernel.getAll(serviceGaugesCapability) }),
       metricsToken,
       version: serviceVersion,
       pluginRoutes: kernel.getAll(httpRoutesCapability),

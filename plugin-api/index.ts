@@ -82,6 +82,8 @@ export { tokenVerifierCapability } from '../core/capabilities/token-verifier.ts'
 export type { TokenVerifier, VerifiedIdentity } from '../core/capabilities/token-verifier.ts';
 export { httpRoutesCapability } from '../core/capabilities/http-routes.ts';
 export type { HttpRoutes } from '../core/capabilities/http-routes.ts';
+export { serviceGaugesCapability } from '../core/capabilities/service-gauges.ts';
+export type { GaugeFamily, ServiceGauges } from '../core/capabilities/service-gauges.ts';
 export { apiRoutesCapability } from '../core/capabilities/api-routes.ts';
 export type { ApiRouteKit, ApiRoutes } from '../core/capabilities/api-routes.ts';
 export type { RoutePolicy } from '../core/http/route-policy.ts';

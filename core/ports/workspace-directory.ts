@@ -9,10 +9,10 @@ export interface EmailRecipient {
 
 export interface WorkspaceDirectory {
   /**
-   * The members who opted in to e-mails about a run that ended `outcome` (notification preferences, channel `email`)
-   * and have an address; read through `sql` (a consumer's transaction), so what it writes for them commits with it.
+   * Of these users, the members of the workspace that have an e-mail address, with it, ordered by user id; read through
+   * `sql` (a consumer's transaction), so what the consumer writes for them commits with it.
    */
-  emailRecipients(sql: Sql, workspaceId: string, outcome: 'failed' | 'completed'): Promise<EmailRecipient[]>;
+  memberEmails(sql: Sql, workspaceId: string, userIds: readonly string[]): Promise<EmailRecipient[]>;
   /** A test's name (archived or deleted tests keep theirs); null for an unknown id. */
   testName(sql: Sql, testId: string | null): Promise<string | null>;
 }

@@ -34,6 +34,15 @@ export function createEmailWorker(options: {
   const db = options.db;
   let stopped = false;
 
+  /** The users of the workspace who asked for e-mails about runs that end `outcome` (their notification preferences). */
+  async function optedIn(tx: Tx, workspaceId: string, outcome: 'failed' | 'completed'): Promise<string[]> {
+    const rows = await tx.all<{ user_id: string }>(
+      `select user_id from notification_preferences where workspace_id = ? and channel = 'email' and ${outcome === 'failed' ? 'on_failed' : 'on_completed'}`,
+      [workspaceId],
+    );
+    return rows.map((row) => row.user_id);
+  }
+
   /** Queues the messages of one batch of run.finished records, through the transaction that moves the cursor. */
   async function queueMessages(records: readonly OutboxRecord[], tx: Tx): Promise<void> {
     const at = now();
@@ -44,7 +53,7 @@ export function createEmailWorker(options: {
       // Without a mail transport the cursor only moves past them: nobody is mailed about old runs once SMTP_URL is set.
       if (!options.send) continue;
       if (status !== 'failed' && status !== 'completed') continue;
-      const recipients = await options.directory.emailRecipients(tx, row.workspace_id, status);
+      const recipients = await options.directory.memberEmails(tx, row.workspace_id, await optedIn(tx, row.workspace_id, status));
       if (recipients.length === 0) continue;
       const name = (await options.directory.testName(tx, row.payload.test_id ?? null)) ?? 'a test';
       const verb = status === 'failed' ? 'failed' : 'completed';

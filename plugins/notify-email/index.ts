@@ -11,12 +11,13 @@ import { apiRoutesCapability, databasePort, definePlugin, jobQueuePort, notifica
 import { createEmailWorker, emailConsumer } from './email-worker.ts';
 import { preferenceRoutes } from './preference-routes.ts';
 import { NotifyEmail0001EmailNotifications } from './migrations/0001-email-notifications.ts';
+import { NotifyEmail0002NotificationPreferences } from './migrations/0002-notification-preferences.ts';
 
 export const emailCollectJob = 'email:collect';
 
 export default definePlugin({
   name: 'notify-email',
-  migrations: [NotifyEmail0001EmailNotifications],
+  migrations: [NotifyEmail0001EmailNotifications, NotifyEmail0002NotificationPreferences],
   configSchema: Type.Object({
     smtpUrl: Type.Optional(Type.String()),
     from: Type.String({ default: 'Loadplane <loadplane@localhost>' }),

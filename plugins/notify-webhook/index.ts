@@ -20,10 +20,13 @@ import {
   parseAllowList,
   pubSubPort,
   secretBoxPort,
+  serviceGaugesCapability,
   webhookTransportPort,
   workspaceAuditLogPort,
 } from 'loadplane/plugin';
+import { deliveryGauges } from './delivery-gauges.ts';
 import { createDeliveryWorker } from './delivery-worker.ts';
+import { NotifyWebhook0001WebhookTables } from './migrations/0001-webhook-tables.ts';
 import { webhookConsumer } from './outbox-fanout.ts';
 import { createWebhookService } from './webhook-admin.ts';
 import { webhookRoutes } from './webhook-routes.ts';
@@ -40,6 +43,7 @@ const configSchema = Type.Object({
 
 export default definePlugin({
   name: 'notify-webhook',
+  migrations: [NotifyWebhook0001WebhookTables],
   configSchema,
   setup(ctx) {
     // WEBHOOK_ALLOW_HOSTS decides which targets may be saved and which may be called, alike.
@@ -54,6 +58,7 @@ export default definePlugin({
       queued: () => channels.queued(),
     });
     ctx.provide(apiRoutesCapability, webhookRoutes(webhooks));
+    ctx.provide(serviceGaugesCapability, deliveryGauges(ctx.use(databasePort)));
 
     if (!ctx.config.workers) return;
     const pubsub = ctx.use(pubSubPort);

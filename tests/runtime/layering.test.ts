@@ -122,13 +122,18 @@ test('the check catches each kind of offence', () => {
 // ---- Core's tables ---------------------------------------------------------------------------------------------
 
 /** The tables core's migrations create: a plugin reads and writes them only through the ports of `loadplane/plugin`. */
-async function coreTables(): Promise<Set<string>> {
+async function tablesCreatedIn(files: readonly string[]): Promise<Set<string>> {
   const tables = new Set<string>();
-  for (const file of await tsFiles(join(repoRoot, 'core/domain/migrations'))) {
+  for (const file of files) {
     for (const match of (await readFile(file, 'utf8')).matchAll(/create table (?:if not exists )?"?([a-z_][a-z0-9_]*)/gi)) tables.add(match[1]!.toLowerCase());
   }
   return tables;
 }
+
+const coreTables = async () => tablesCreatedIn(await tsFiles(join(repoRoot, 'core/domain/migrations')));
+
+/** Tables the built-in plugins' own migrations create. */
+const pluginTables = async () => tablesCreatedIn((await tsFiles(join(repoRoot, 'plugins'))).filter((file) => file.includes(`${sep}migrations${sep}`)));
 
 /**
  * The tables a source's SQL reads or writes: in its string literals, a table after from, into, update, join, alter
@@ -147,15 +152,9 @@ function tablesInSql(source: string): string[] {
 
 /**
  * Core tables a plugin still names, each with why; the list only shrinks (an entry no longer used fails the test).
- * - The webhook tables: notify-webhook serves them (its API routes, its delivery worker), but core's migration 0008
- *   still creates them, with foreign keys to core's workspaces.
- * - notification_preferences: notify-email serves the opt-ins (its API routes), but the table is still created by core's
- *   migration 0008, with foreign keys to core's workspaces and user_profiles, and core's workspace directory reads it.
+ * None today: the webhook tables and notification_preferences are their plugins' own (their migrations).
  */
-const knownCoreTableUses: Record<string, string[]> = {
-  'plugins/notify-webhook': ['webhooks', 'webhook_events', 'webhook_deliveries', 'webhook_attempts'],
-  'plugins/notify-email': ['notification_preferences'],
-};
+const knownCoreTableUses: Record<string, string[]> = {};
 
 test("no plugin names a core table in its SQL (but the listed, shrinking exceptions)", async () => {
   const core = await coreTables();
@@ -181,6 +180,20 @@ test("no plugin names a core table in its SQL (but the listed, shrinking excepti
     tables.filter((table) => ![...(used.get(area) ?? [])].some((use) => use.startsWith(`${table} `))).map((table) => `${area}: ${table}`),
   );
   expect(stale).toEqual([]);
+});
+
+test("core and the adapters never name a plugin's table in their SQL (a plugin's figures reach them through capabilities)", async () => {
+  const tables = await pluginTables();
+  expect(tables.has('webhooks')).toBe(true);
+  expect(tables.has('notification_preferences')).toBe(true);
+  const offenders: string[] = [];
+  for (const root of ['core', 'adapters']) {
+    for (const file of await tsFiles(join(repoRoot, root))) {
+      if (isTestCode(file) || file.includes(`${sep}migrations${sep}`)) continue;
+      for (const table of tablesInSql(await readFile(file, 'utf8'))) if (tables.has(table)) offenders.push(`${relative(repoRoot, file)}: ${table}`);
+    }
+  }
+  expect(offenders).toEqual([]);
 });
 
 test('the table check reads SQL in string literals only, and not foreign keys', () => {

@@ -1,8 +1,10 @@
 /**
  * The service's own health in the Prometheus text exposition format (GET /metrics, outside /api/v1): HTTP responses
- * by status class (this replica), runs by status, webhook deliveries by state, work waiting in the job queues, and the
- * agents connected to any replica (a live presence lease). Counts span every workspace: this is for the operator.
+ * by status class (this replica), runs by status, the plugins' gauges (webhook deliveries by state, say), work waiting
+ * in the job queues (core's and the plugins'), and the agents connected to any replica (a live presence lease). Counts
+ * span every workspace: this is for the operator.
  */
+import type { ServiceGauges } from '../../capabilities/service-gauges.ts';
 import type { Database } from '../../ports/database.ts';
 import { sqlOf } from '../sql.ts';
 
@@ -30,9 +32,7 @@ export function renderExposition(families: readonly Family[]): string {
 }
 
 const runStatuses = ['pending', 'running', 'completed', 'failed', 'cancelled'];
-const deliveryStates = ['waiting', 'delivered', 'failed'];
-
-export function createServiceHealth(deps: { db: Database; version: string }) {
+export function createServiceHealth(deps: { db: Database; version: string; plugins?: readonly ServiceGauges[] }) {
   const sql = sqlOf(deps.db);
   const responses = new Map<string, number>([['1xx', 0], ['2xx', 0], ['3xx', 0], ['4xx', 0], ['5xx', 0]]);
 
@@ -51,29 +51,28 @@ export function createServiceHealth(deps: { db: Database; version: string }) {
     },
 
     async render(): Promise<string> {
-      const [runs, deliveries, [queues], [agents]] = await Promise.all([
+      const [runs, [queues], [agents], plugins] = await Promise.all([
         counted('select status as key, count(*) as n from tasks group by status', runStatuses),
-        counted('select state as key, count(*) as n from webhook_deliveries group by state', deliveryStates),
-        sql.all<{ dispatch: number | string; deliveries: number | string; syncs: number | string }>(
+        sql.all<{ dispatch: number | string; syncs: number | string }>(
           `select (select count(*) from tasks where status = 'pending') as dispatch,
-             (select count(*) from webhook_deliveries where state = 'waiting' and next_attempt_at <= now()) as deliveries,
              (select count(*) from git_repos where sync_status = 'queued' or sync_again) as syncs`,
         ),
         sql.all<{ n: number | string }>('select count(*) as n from machines where lease_until > now()'),
+        Promise.all((deps.plugins ?? []).map((plugin) => plugin.read())),
       ]);
       return renderExposition([
         { name: 'loadplane_build_info', type: 'gauge', help: 'the running version', samples: [[{ version: deps.version }, 1]] },
         { name: 'loadplane_http_responses_total', type: 'counter', help: 'HTTP responses of this replica by status class', samples: [...responses].map(([c, n]) => [{ class: c }, n]) },
         { name: 'loadplane_runs', type: 'gauge', help: 'runs (tasks) by status', samples: runs.map(([status, n]) => [{ status }, n]) },
-        { name: 'loadplane_webhook_deliveries', type: 'gauge', help: 'webhook deliveries by state', samples: deliveries.map(([state, n]) => [{ state }, n]) },
+        ...plugins.flatMap(({ gauges }) => gauges.map((family) => ({ ...family, type: 'gauge' as const }))),
         {
           name: 'loadplane_job_queue_depth',
           type: 'gauge',
-          help: 'work waiting: tasks for a machine (dispatch), webhook deliveries due, git syncs queued',
+          help: "work waiting: tasks for a machine (dispatch), git syncs queued, and the plugins' queues (webhook deliveries due)",
           samples: [
             [{ queue: 'dispatch' }, Number(queues!.dispatch)],
-            [{ queue: 'webhook_deliveries' }, Number(queues!.deliveries)],
             [{ queue: 'git_syncs' }, Number(queues!.syncs)],
+            ...plugins.flatMap(({ queues: depths }) => Object.entries(depths).map(([queue, n]): [Record<string, string>, number] => [{ queue }, n])),
           ],
         },
         { name: 'loadplane_agents_connected', type: 'gauge', help: 'agents holding a live presence lease on any replica', samples: [[{}, Number(agents!.n)]] },
