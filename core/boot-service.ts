@@ -4,17 +4,15 @@
  * what each one's config slice holds is the composition root's business.
  */
 import type { EntitySchema } from '@mikro-orm/core';
-import { apiRoutesCapability } from './capabilities/api-routes.ts';
 import { serviceGaugesCapability } from './capabilities/service-gauges.ts';
-import { httpRoutesCapability } from './capabilities/http-routes.ts';
-import { mergeRoutePolicies } from './http/plugin-api-routes.ts';
-import { routePolicies as coreRoutePolicies, type RoutePolicies } from './http/route-policy.ts';
+import type { RoutePolicies } from './http/route-policy.ts';
+import type { RouteDeps } from './http/route-deps.ts';
 import { notificationChannelCapability } from './capabilities/notification-channel.ts';
 import { loadToolCapability } from './capabilities/load-tool.ts';
 import { tokenVerifierCapability } from './capabilities/token-verifier.ts';
 import { coreEntities } from './domain/entities/index.ts';
 import { coreMigrations } from './domain/migrations/index.ts';
-import { createApp, type LoadplaneApp } from './http/create-app.ts';
+import type { LoadplaneApp } from './http/create-app.ts';
 import { createAuthenticate } from './http/authenticate.ts';
 import { createKernel, type Kernel } from './kernel/create-kernel.ts';
 import type { MigrationClass, PluginDefinition } from './kernel/define-plugin.ts';
@@ -45,7 +43,6 @@ import type { WsKeepAlive } from './http/ws-keep-alive.ts';
 import { sharedDataFiles } from './services/shared-data-files.ts';
 import { createRuns, type Runs } from './services/runs/create-runs.ts';
 import { createSecretBox } from './domain/secret-box.ts';
-import { parseCidr } from './domain/ip-address.ts';
 import { type DnsResolver, dnsResolverPort } from './ports/dns-resolver.ts';
 import { createTimerJobQueue, type JobQueue, jobQueuePort } from './ports/job-queue.ts';
 import { pubSubPort } from './ports/pubsub.ts';
@@ -78,7 +75,7 @@ import { createGitRepoService } from './services/git-repos/git-repos.ts';
 import { createGitSyncWorker, type GitSyncLimits, gitSyncTopic } from './services/git-repos/git-sync-worker.ts';
 import { createMetricQueryService } from './services/metrics/metric-queries.ts';
 import { createPrometheusApi } from './services/metrics/prometheus-api.ts';
-import { createServiceHealth } from './services/metrics/service-health.ts';
+import { createServiceHealth, type ServiceHealth } from './services/metrics/service-health.ts';
 import { createMetricsRetention } from './services/metrics/metrics-retention.ts';
 import { createUsageService, type UsageDeps } from './services/usage/usage-service.ts';
 
@@ -174,6 +171,19 @@ export interface BootOptions {
   lastUsedFlushMillis?: number;
   /** The AI tool-call budget's clock and budget per plan (tests: a month's end, a small budget); default the system time and the plans. */
   usage?: Pick<UsageDeps, 'now' | 'aiToolCallBudget'>;
+  /** Route wiring, the composition root's: the HTTP application over core's services and the plugins' routes. */
+  httpApp(parts: HttpAppParts): { app: LoadplaneApp; routePolicies: RoutePolicies };
+}
+
+/** What the HTTP application is wired from: core's services (the route dependencies), the plugins, the settings. */
+export interface HttpAppParts {
+  deps: RouteDeps;
+  kernel: Kernel;
+  settings: Readonly<ServiceSettings>;
+  logger: Logger;
+  metricsToken: string;
+  serviceHealth: ServiceHealth;
+  assets: StaticAssets | null;
 }
 
 export interface Service {
@@ -221,7 +231,6 @@ export async function bootService(options: BootOptions): Promise<Service> {
 
     // A provider on our own origin is reached in-process, not over the network.
     let app: LoadplaneApp | null = null;
-    let routePolicies: RoutePolicies = coreRoutePolicies;
     let wakeChannels = () => {};
     const ownOrigin = new URL(settings.publicUrl).origin;
     const outboundFetch: OutboundFetch = (request) =>
@@ -368,21 +377,18 @@ export async function bootService(options: BootOptions): Promise<Service> {
       toolIds,
       wsKeepAlive: options.wsKeepAlive,
     };
-    const pluginApiRoutes = kernel.getAll(apiRoutesCapability);
-    routePolicies = mergeRoutePolicies(coreRoutePolicies, pluginApiRoutes);
-    app = createApp({
-      ...deps,
+    // The routes over these services are the composition root's to wire (core's and the plugins').
+    const http = options.httpApp({
+      deps,
+      kernel,
+      settings,
       logger,
-      maxBodyBytes: settings.maxBodyBytes,
-      trustedProxies: settings.trustedProxies.map((entry) => parseCidr(entry)!),
-      serviceHealth: createServiceHealth({ db: database, version: serviceVersion, plugins: kernel.getAll(serviceGaugesCapability) }),
       metricsToken,
-      version: serviceVersion,
-      pluginRoutes: kernel.getAll(httpRoutesCapability),
-      pluginApiRoutes,
-      routePolicies,
+      serviceHealth: createServiceHealth({ db: database, version: serviceVersion, plugins: kernel.getAll(serviceGaugesCapability) }),
       assets: options.assets,
     });
+    app = http.app;
+    const routePolicies = http.routePolicies;
 
     // Jobs are defined by the plugins' setup; an API-only replica (WORKERS=false) takes none.
     if (settings.workers) await jobQueue.start();

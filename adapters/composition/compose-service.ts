@@ -1,8 +1,8 @@
 /**
  * The server's composition root: from the validated config, which plugins run (built-in and LOADPLANE_PLUGINS, by
  * name) and what each plugin's config slice holds (what the service derives for the built-in ones, the operator's
- * LOADPLANE_PLUGIN_* variables and LOADPLANE_CONFIG file over it); then the core boots with them. Shared by the Bun and
- * Deno entries and the tests.
+ * LOADPLANE_PLUGIN_* variables and LOADPLANE_CONFIG file over it), the identity provider's facts and the route wiring
+ * (http-app.ts); then the core boots with them. Shared by the Bun and Deno entries and the tests.
  */
 import type { Config } from '../../config/schema.ts';
 import { type BootFacts, type BootOptions, bootService, type Service, serviceVersion } from '../../core/boot-service.ts';
@@ -11,8 +11,9 @@ import { CLIENT_SECRET_FILE, identityFacts } from './identity-facts.ts';
 import { operatorPluginConfig } from './operator-plugin-config.ts';
 import { serverPluginDir } from './plugin-directory.ts';
 import { loadServerPlugins } from './plugins.ts';
+import { wireHttpApp } from './http-app.ts';
 
-export interface ComposeOptions extends Omit<BootOptions, 'settings' | 'plugins' | 'pluginConfig' | 'sharedFiles' | 'identityFacts'> {
+export interface ComposeOptions extends Omit<BootOptions, 'settings' | 'plugins' | 'pluginConfig' | 'sharedFiles' | 'identityFacts' | 'httpApp'> {
   config: Readonly<Config>;
   /** Plugin definitions besides the configured ones (tests). */
   extraPlugins?: readonly PluginDefinition[];
@@ -96,6 +97,7 @@ export async function composeService(options: ComposeOptions): Promise<Service> 
     settings: config,
     plugins,
     identityFacts: (secrets) => identityFacts(config, secrets),
+    httpApp: wireHttpApp,
     pluginConfig: (facts) => operator.slices(builtinPluginConfig(config, facts), pluginConfigOverrides),
     // The embedded provider's signing key and client secret: every replica must use the same ones.
     sharedFiles: ['identity/realm-key.json', CLIENT_SECRET_FILE],
