@@ -132,6 +132,49 @@ describe('parser', () => {
     expect(stats.takeLines(0)).toEqual([]);
   });
 
+  test('each interval\'s lines hold that interval alone; the summary keeps the whole run', () => {
+    const stats = new RunStats(['a', 'b', 'a']);
+    stats.record('a', 1, { kind: 'status', code: '500', message: 'status 500, expected below 400' }, 1_000);
+    stats.record('b', 2, null, 1_001);
+    stats.takeLines(1);
+    stats.recordAt(stats.slotOf('a'), 9, null, 2_000);
+    const lines = stats.takeLines(1);
+    // Only `a` had requests in the second interval: no line for `b`, and none of the first interval's figures.
+    expect(lines.map((line) => line.split(' ')[0])).toEqual(['LOADPLANE_STEP', 'LOADPLANE_METRICS']);
+    const step = JSON.parse(lines[0]!.slice('LOADPLANE_STEP '.length)) as { name: string; failures: unknown };
+    expect(step).toMatchObject({ name: 'a', requests: 1, errors: 0, startedAt: 2_000, endedAt: 2_000, errorsByKind: { status: 0, network: 0, check: 0 } });
+    expect(step.failures).toEqual([]);
+    const a = readEngineSnapshot(lines[0]!.slice('LOADPLANE_STEP '.length))!;
+    expect(a.histogram.percentile(0)).toBe(9);
+    expect(a.histogram.count).toBe(1);
+    expect(readEngineSnapshot(lines[1]!.slice('LOADPLANE_METRICS '.length))).toMatchObject({ requests: 1, errors: 0, startedAt: 2_000 });
+    expect(stats.summaryLines().slice(2, 5).map((line) => line.split(/\s{2,}/).slice(0, 3).join(' '))).toEqual(['a 2 1', 'b 1 0', '(all steps) 3 1']);
+    expect(() => stats.slotOf('c')).toThrow('no endpoint named c');
+  });
+
+  test('the machine\'s line and the summary hold every latency, merged from the endpoints\' histograms exactly', () => {
+    const names = ['a', 'b', 'c'];
+    const printing = new RunStats(names);
+    const silent = new RunStats(names);
+    const latencies = Array.from({ length: 3_000 }, (_, i) => ((i * 7919) % 4_000) / 7 + (i % 5 === 0 ? 900 : 0));
+    let interval = new LatencyHistogram();
+    latencies.forEach((latency, i) => {
+      const failure = i % 97 === 0 ? ({ kind: 'network', code: 'timeout', message: 'no complete answer within 30 s' } as const) : null;
+      printing.record(names[i % 3]!, latency, failure, 1_000 + i);
+      silent.record(names[i % 3]!, latency, failure, 1_000 + i);
+      interval.record(latency);
+      // An interval every 700 requests; the last one stays under way when the summary is read.
+      if (i % 700 === 699) {
+        const machine = printing.takeLines(1).at(-1)!;
+        expect(readEngineSnapshot(machine.slice('LOADPLANE_METRICS '.length))!.histogram.encode()).toEqual(interval.encode());
+        interval = new LatencyHistogram();
+      }
+    });
+    expect(printing.summaryLines()).toEqual(silent.summaryLines());
+    printing.takeLines(0);
+    expect(printing.summaryLines()).toEqual(silent.summaryLines());
+  });
+
   test('outcome: 0 completed, SIGTERM named, an engine error line as the reason', () => {
     expect(httpOutcome(0, null, null)).toEqual({ status: 'completed' });
     expect(httpOutcome(143, null, null)).toEqual({ status: 'failed', reason: 'the http engine was stopped by SIGTERM' });

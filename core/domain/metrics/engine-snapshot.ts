@@ -9,19 +9,28 @@ import type { FailureDetail, MetricRecorder } from './metric-recorder.ts';
 const count = (value: unknown) => (typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : null);
 const epoch = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : null);
 
-/** A snapshot from the engine's hook, checked: null when it is not one (a torn or foreign line). */
-export function readEngineSnapshot(json: string): { histogram: LatencyHistogram; requests: number; errors: number; startedAt: number; endedAt: number } | null {
-  let parsed: { histogram?: EncodedHistogram; requests?: unknown; errors?: unknown; startedAt?: unknown; endedAt?: unknown };
+type EngineSnapshot = { histogram: LatencyHistogram; requests: number; errors: number; startedAt: number; endedAt: number };
+type ParsedSnapshot = { histogram?: EncodedHistogram; requests?: unknown; errors?: unknown; startedAt?: unknown; endedAt?: unknown };
+
+const parseJson = (json: string): unknown => {
   try {
-    parsed = JSON.parse(json) as typeof parsed;
+    return JSON.parse(json);
   } catch {
     return null;
   }
+};
+
+/** A snapshot from the engine's hook, checked: null when it is not one (a torn or foreign line). */
+export function readEngineSnapshot(json: string): EngineSnapshot | null {
+  return checkedSnapshot(parseJson(json) as ParsedSnapshot | null);
+}
+
+function checkedSnapshot(parsed: ParsedSnapshot | null): EngineSnapshot | null {
   const requests = count(parsed?.requests);
   const errors = count(parsed?.errors);
   const startedAt = epoch(parsed?.startedAt);
   const endedAt = epoch(parsed?.endedAt);
-  if (requests === null || errors === null || startedAt === null || endedAt === null || errors > requests) return null;
+  if (!parsed || requests === null || errors === null || startedAt === null || endedAt === null || errors > requests) return null;
   let histogram: LatencyHistogram;
   try {
     histogram = LatencyHistogram.decode(parsed.histogram!);
@@ -42,14 +51,10 @@ const failureKinds = new Set(['status', 'network', 'check', 'script']);
  * machine's own snapshot line carries the totals. False (nothing recorded) for a torn or foreign line.
  */
 export function absorbEngineEndpoint(recorder: MetricRecorder, json: string): boolean {
-  const snapshot = readEngineSnapshot(json);
-  if (!snapshot) return false;
-  let endpoint: { name?: unknown; failures?: unknown };
-  try {
-    endpoint = JSON.parse(json) as typeof endpoint;
-  } catch {
-    return false;
-  }
+  // Parsed once: an engine prints one such line per endpoint and interval (50 a second for a test of 50 steps).
+  const endpoint = parseJson(json) as (ParsedSnapshot & { name?: unknown; failures?: unknown }) | null;
+  const snapshot = checkedSnapshot(endpoint);
+  if (!snapshot || !endpoint) return false;
   if (typeof endpoint.name !== 'string') return false;
   // A line of failures alone (k6's failed checks, named by no request) adds no endpoint.
   if (snapshot.requests > 0 || snapshot.histogram.count > 0) {

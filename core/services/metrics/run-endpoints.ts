@@ -132,7 +132,9 @@ export async function storeIntervalEndpoints(tx: Sql, owner: IntervalOwner, snap
     );
     const updates = rows.map((row) => {
       const one = folded.get(row.name)!;
-      const histogram = LatencyHistogram.decode(parsed(row.histogram)).merge(one.histogram);
+      // The stored minute merged straight into the interval's histogram (the same sum as the other way round): no
+      // histogram decoded only to be merged, for each of an interval's endpoints (50 a second for a test of 50 steps).
+      const histogram = one.histogram.mergeEncoded(parsed(row.histogram));
       return { name: row.name, requests: Number(row.requests) + one.requests, errors: Number(row.errors) + one.errors, histogram: histogram.encode() };
     });
     await tx.all(
