@@ -512,6 +512,21 @@ async function main(): Promise<string> {
         kinds.set(event.name, (kinds.get(event.name) ?? 0) + event.dur / 1000);
       }
       for (const [name, ms] of [...kinds].sort((a, b) => b[1] - a[1]).slice(0, 25)) print(`${ms.toFixed(1).padStart(8)} ms  (inclusive) ${name}`);
+      // The main thread's tasks in order (those over 3 ms), from the document's first parse: when the page worked and waited.
+      type TraceEvent = (typeof trace.traceEvents)[number] & { ts: number };
+      const events = trace.traceEvents as TraceEvent[];
+      // The trace has no navigationStart here: its first HTML parse stands in (the document arrives ~5 ms after the start).
+      const navigationStart = events.find((event) => event.name === 'ParseHTML' && event.pid === main?.pid)?.ts;
+      if (main && navigationStart !== undefined) {
+        const onMain = events.filter((event) => event.ph === 'X' && event.tid === main.tid && event.pid === main.pid && event.dur);
+        for (const task of onMain.filter((event) => event.name === 'RunTask' && event.dur! > 3000 && event.ts >= navigationStart)) {
+          const inside = onMain.filter((event) => event !== task && event.ts >= task.ts && event.ts + event.dur! <= task.ts + task.dur! && event.name !== 'RunTask');
+          const top = new Map<string, number>();
+          for (const event of inside) top.set(event.name, Math.max(top.get(event.name) ?? 0, event.dur! / 1000));
+          const names = [...top].sort((a, b) => b[1] - a[1]).slice(0, 4).map(([name, ms]) => `${name} ${ms.toFixed(1)}`).join(', ');
+          print(`  task at ${((task.ts - navigationStart) / 1000).toFixed(0).padStart(5)} ms for ${(task.dur! / 1000).toFixed(1).padStart(6)} ms: ${names}`);
+        }
+      }
       const marks = await warmPage.evaluate(() => performance.getEntriesByType('navigation').map((n) => JSON.stringify({ dcl: (n as PerformanceNavigationTiming).domContentLoadedEventEnd, response: (n as PerformanceNavigationTiming).responseEnd })));
       print(`navigation: ${marks.join(' ')}`);
       return out.join('\n');

@@ -1,32 +1,31 @@
 /** Routes: the contract's real URLs, each page loaded lazily (React.lazy) behind one Suspense. */
-import { lazy, Suspense, type ComponentType } from 'react';
+import { lazy, Suspense } from 'react';
 import { Redirect, Route, Switch } from 'wouter';
 import { Loading } from '../components/common/loading';
-
-type PageModule = Promise<{ default: ComponentType }>;
+import { lazyPage } from './lazy-page';
 
 /** The URLs with a page of their own and how each page's code is loaded (on first use, or early: preloadPageOf). */
-const pageRoutes: [pattern: string, load: () => PageModule][] = [
-  ['/runs', () => import('../pages/runs/runs-page')],
-  ['/runs/:id', () => import('../pages/runs/run-page')],
-  ['/tests', () => import('../pages/tests/tests-page')],
-  ['/tests/:id', () => import('../pages/tests/test-page')],
-  ['/machines', () => import('../pages/machines/machines-page')],
-  ['/configs', () => import('../pages/configs/configs-page')],
-  ['/dashboards', () => import('../pages/dashboards/dashboards-page')],
-  ['/dashboards/:id', () => import('../pages/dashboards/dashboard-page')],
-  ['/git-repos', () => import('../pages/git-repos/git-repos-page')],
-  ['/settings/env-vars', () => import('../pages/env-vars/env-vars-page')],
-  ['/settings/mcp-servers', () => import('../pages/mcp-servers/mcp-servers-page')],
-  ['/settings/api-tokens', () => import('../pages/settings/api-tokens/api-tokens-page')],
-  ['/settings/webhooks', () => import('../pages/settings/webhooks/webhooks-page')],
-  ['/settings/members', () => import('../pages/settings/members/members-page')],
-  ['/settings/access-controls', () => import('../pages/settings/access-controls/access-controls-page')],
-  ['/settings/workspace', () => import('../pages/settings/workspace/workspace-page')],
-  ['/audit-log', () => import('../pages/audit-log/audit-log-page')],
-];
-
-const pages = pageRoutes.map(([pattern, load]) => [pattern, lazy(load)] as const);
+const pageRoutes = (
+  [
+    ['/runs', () => import('../pages/runs/runs-page')],
+    ['/runs/:id', () => import('../pages/runs/run-page')],
+    ['/tests', () => import('../pages/tests/tests-page')],
+    ['/tests/:id', () => import('../pages/tests/test-page')],
+    ['/machines', () => import('../pages/machines/machines-page')],
+    ['/configs', () => import('../pages/configs/configs-page')],
+    ['/dashboards', () => import('../pages/dashboards/dashboards-page')],
+    ['/dashboards/:id', () => import('../pages/dashboards/dashboard-page')],
+    ['/git-repos', () => import('../pages/git-repos/git-repos-page')],
+    ['/settings/env-vars', () => import('../pages/env-vars/env-vars-page')],
+    ['/settings/mcp-servers', () => import('../pages/mcp-servers/mcp-servers-page')],
+    ['/settings/api-tokens', () => import('../pages/settings/api-tokens/api-tokens-page')],
+    ['/settings/webhooks', () => import('../pages/settings/webhooks/webhooks-page')],
+    ['/settings/members', () => import('../pages/settings/members/members-page')],
+    ['/settings/access-controls', () => import('../pages/settings/access-controls/access-controls-page')],
+    ['/settings/workspace', () => import('../pages/settings/workspace/workspace-page')],
+    ['/audit-log', () => import('../pages/audit-log/audit-log-page')],
+  ] as const
+).map(([pattern, importer]) => ({ pattern, ...lazyPage(importer) }));
 const NotFoundPage = lazy(() => import('./not-found-page'));
 
 /** Whether a path matches a route pattern of fixed segments and `:name` parameters (as wouter matches them). */
@@ -41,8 +40,12 @@ export function matchesPattern(pattern: string, pathname: string): boolean {
  * then arrives beside that work instead of after it. A path without a page of its own loads nothing.
  */
 export function preloadPageOf(pathname: string): void {
-  const route = pageRoutes.find(([pattern]) => matchesPattern(pattern, pathname));
-  void route?.[1]().catch(() => undefined);
+  void pageRoutes.find((route) => matchesPattern(route.pattern, pathname))?.load().catch(() => undefined);
+}
+
+/** Loads every page's code (the app calls it once it is idle), so moving between pages never waits for a chunk. */
+export function preloadAllPages(): void {
+  for (const route of pageRoutes) void route.load().catch(() => undefined);
 }
 
 export function Routes() {
@@ -61,7 +64,7 @@ export function Routes() {
         <Route path="/settings">
           <Redirect to="/settings/workspace" replace />
         </Route>
-        {pages.map(([pattern, Page]) => (
+        {pageRoutes.map(({ pattern, Page }) => (
           <Route key={pattern} path={pattern} component={Page} />
         ))}
         <Route component={NotFoundPage} />

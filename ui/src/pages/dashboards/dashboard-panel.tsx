@@ -1,18 +1,16 @@
 /**
  * DashboardPanel: one panel of a dashboard, fetched and drawn only once it is near the viewport (IntersectionObserver),
- * its chart code loaded lazily; line, area, bar and heatmap panels are drawn by TimeSeriesChart, `stat` as the last
- * value of each series, `table` as a table of last, lowest and highest values.
+ * its chart code loaded lazily (useLazyChart, without Suspense); line, area, bar and heatmap panels are drawn by
+ * TimeSeriesChart, `stat` as the last value of each series, `table` as a table of last, lowest and highest values.
  */
-import { lazy, Suspense, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type ReactNode, type RefObject } from 'react';
+import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { useQuery } from '@tanstack/react-query';
+import { loadChart, useLazyChart } from '../../components/charts/use-lazy-chart';
 import { ErrorNotice } from '../../components/common/error-notice';
 import { Loading } from '../../components/common/loading';
 import { metricQuery } from './dashboard-queries';
 import { alignedColumnsOf, lastValuesOf, queryText, requestOf, seriesLabelsOf, unitOf, type MetricQueryResult, type NameOf, type TimeRange } from './metric-query';
 import type { Panel } from './panel-draft';
-
-const loadChart = () => import('../../components/charts/time-series-chart');
-const TimeSeriesChart = lazy(loadChart);
 
 /** Starts loading the chart code while the panels' queries run, so it is there when their data arrives. */
 export function preloadChart(): void {
@@ -62,6 +60,7 @@ function PanelBody({ panel, result, nameOf }: { panel: Panel; result: MetricQuer
   const labelKey = labels.join('\u0000');
   // labels are compared by their text (labelKey), not by the array made on each render.
   const data = useMemo(() => ({ times: aligned.times, series: aligned.columns.map((values, i) => ({ label: labels[i]!, values })) }), [aligned, labelKey]);
+  const TimeSeriesChart = useLazyChart();
   if (result.series.length === 0 || result.series.every((s) => s.points.length === 0)) {
     return <p className="muted">No data in this time range. Pick a longer range or a run&apos;s span above, or check the panel&apos;s filters.</p>;
   }
@@ -117,11 +116,8 @@ function PanelBody({ panel, result, nameOf }: { panel: Panel; result: MetricQuer
       </div>
     );
   }
-  return (
-    <Suspense fallback={<Loading label="Loading the chart…" />}>
-      <TimeSeriesChart title={panel.title} unit={unit} times={data.times} series={data.series} height={200} />
-    </Suspense>
-  );
+  if (!TimeSeriesChart) return <Loading label="Loading the chart…" />;
+  return <TimeSeriesChart title={panel.title} unit={unit} times={data.times} series={data.series} height={200} />;
 }
 
 export function DashboardPanel(props: {

@@ -1,0 +1,29 @@
+import { expect, test } from 'bun:test';
+import { lazyPage } from './lazy-page';
+
+const Page = () => null;
+
+test('the code is asked for once, however often the page is loaded', async () => {
+  let imports = 0;
+  const page = lazyPage(async () => {
+    imports++;
+    return { default: Page };
+  });
+  const [first, second] = await Promise.all([page.load(), page.load()]);
+  await page.load();
+  expect(first.default).toBe(Page);
+  expect(second).toBe(first);
+  expect(imports).toBe(1);
+});
+
+test('a chunk that failed to load is asked for again next time', async () => {
+  let attempts = 0;
+  const page = lazyPage(async () => {
+    attempts++;
+    if (attempts === 1) throw new Error('chunk failed');
+    return { default: Page };
+  });
+  await expect(page.load()).rejects.toThrow('chunk failed');
+  expect((await page.load()).default).toBe(Page);
+  expect(attempts).toBe(2);
+});
