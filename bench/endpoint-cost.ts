@@ -25,7 +25,7 @@ import { startTestService } from '../tests/helpers/test-service.ts';
 import { sqlOf } from '../core/services/sql.ts';
 import { pidListeningOn, waitForQuietMachine } from './cpu.ts';
 import { startCountingTarget } from './runs/counting-target.ts';
-import { childrenOf, fmt, fmtInt, markdownTable, parseFlags, processCpuSeconds } from './runs/harness.ts';
+import { childrenOf, fmt, fmtInt, markdownTable, median, parseFlags, processCpuSeconds } from './runs/harness.ts';
 
 const { flags, words } = parseFlags(process.argv.slice(2), { rounds: '3', vus: '10', duration: '8', steps: '50', quiet: '20' });
 const modes = (words.length > 0 ? words : ['pglite', 'postgres']) as ('pglite' | 'postgres')[];
@@ -52,11 +52,6 @@ interface Result {
   steadyMsPerInterval: number;
   quiet: boolean;
 }
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted.length % 2 ? sorted[(sorted.length - 1) / 2]! : (sorted[sorted.length / 2 - 1]! + sorted[sorted.length / 2]!) / 2;
-};
 
 const output: string[] = [];
 const target = await startCountingTarget();

@@ -17,7 +17,7 @@ import type { EngineLeg } from '../engine-overhead/leg.ts';
 import { leg as jmeterLeg } from '../engine-overhead/jmeter.ts';
 import { leg as k6Leg } from '../engine-overhead/k6.ts';
 import { startCountingTarget } from './counting-target.ts';
-import { fmt, fmtInt, markdownTable, parseFlags } from './harness.ts';
+import { fmt, fmtInt, markdownTable, median, parseFlags } from './harness.ts';
 
 const { flags } = parseFlags(process.argv.slice(2), { engines: 'k6,jmeter', rounds: '8', vus: '20', duration: '10' });
 const rounds = Number(flags.rounds);
@@ -70,11 +70,6 @@ async function runOnce(leg: EngineLeg, variant: Variant, targetUrl: string, targ
     await rm(workDir, { recursive: true, force: true });
   }
 }
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted.length % 2 ? sorted[(sorted.length - 1) / 2]! : (sorted[sorted.length / 2 - 1]! + sorted[sorted.length / 2]!) / 2;
-};
 
 const target = await startCountingTarget();
 const summary: (string | number)[][] = [];

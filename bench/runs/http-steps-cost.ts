@@ -17,7 +17,7 @@ import { httpCommand } from '../../plugins/load-tool-http/http-command.ts';
 import { engineModule } from '../../plugins/load-tool-http/http-tool.ts';
 import { waitForQuietMachine } from '../cpu.ts';
 import { type CountingTarget, startCountingTarget } from './counting-target.ts';
-import { fmt, fmtInt, markdownTable, parseFlags } from './harness.ts';
+import { fmt, fmtInt, markdownTable, median, parseFlags } from './harness.ts';
 
 const { flags } = parseFlags(process.argv.slice(2), { rounds: '6', vus: '10', duration: '6', steps: '50', engine: '', prof: '', quiet: '20' });
 const rounds = Number(flags.rounds);
@@ -59,11 +59,6 @@ async function runOnce(steps: number, round: number, target: CountingTarget): Pr
     await rm(workDir, { recursive: true, force: true });
   }
 }
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted.length % 2 ? sorted[(sorted.length - 1) / 2]! : (sorted[sorted.length / 2 - 1]! + sorted[sorted.length / 2]!) / 2;
-};
 
 const target = await startCountingTarget();
 const rows: (string | number)[][] = [];
