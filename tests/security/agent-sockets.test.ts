@@ -72,6 +72,8 @@ test('a revoked agent token: the socket closes and the machine goes offline', as
   expect((await api(`/api-tokens/${id}`, { method: 'DELETE' })).status).toBe(204);
   // Told by the revocation itself: the agent's own output names it (a dropped connection would not).
   await waitFor(() => machine('gen-revoked'), (m) => m?.status === 'offline');
+  // The agent logs the close once it reads it: the server may mark the machine offline first.
+  await waitFor(async () => agent.output(), (output) => output.includes('access revoked'));
   expect(agent.output()).toContain('access revoked');
   // Reconnecting with the dead token gets nowhere.
   await Bun.sleep(1_500);
