@@ -14,15 +14,19 @@ import type { EnginePlan, PlannedStep } from './engine/plan.ts';
 import { StepHistogram } from './engine/step-histogram.ts';
 import { engineModule } from './http-tool.ts';
 
+/** The same latencies in the engine's histogram and in LatencyHistogram (into `ours` when given). */
+function recordedInBoth(values: readonly number[], ours = new StepHistogram()): [StepHistogram, LatencyHistogram] {
+  const theirs = new LatencyHistogram();
+  for (const value of values) {
+    ours.record(value);
+    theirs.record(value);
+  }
+  return [ours, theirs];
+}
+
 describe('the engine\'s histogram', () => {
   test('the same buckets, encoding and percentiles as LatencyHistogram', () => {
-    const values = [0, 0.0004, 0.001, 1, 2.047, 2.048, 2.049, 5.5, 15.123456, 1023.9, 4096.5, 123456.789, 3_700_000, 42, 42, 42];
-    const ours = new StepHistogram();
-    const theirs = new LatencyHistogram();
-    for (const value of values) {
-      ours.record(value);
-      theirs.record(value);
-    }
+    const [ours, theirs] = recordedInBoth([0, 0.0004, 0.001, 1, 2.047, 2.048, 2.049, 5.5, 15.123456, 1023.9, 4096.5, 123456.789, 3_700_000, 42, 42, 42]);
     expect(ours.encode()).toEqual(theirs.encode());
     for (const percent of [0, 1, 50, 90, 95, 99, 99.9, 100]) expect(ours.percentile(percent)).toBe(theirs.percentile(percent));
     expect(new StepHistogram().encode()).toEqual(new LatencyHistogram().encode());
@@ -32,23 +36,14 @@ describe('the engine\'s histogram', () => {
     // Latencies from 0 to past the hour's clamp, so every typed-array chunk of buckets is used, with repeats.
     const values = Array.from({ length: 5_000 }, (_, i) => (i % 7 === 0 ? 0.25 : Math.exp((i % 997) / 50) / 1000) * (1 + (i % 3)));
     values.push(3_599_999.999, 3_600_000, 9_000_000);
-    const ours = new StepHistogram();
-    const theirs = new LatencyHistogram();
-    for (const value of values) {
-      ours.record(value);
-      theirs.record(value);
-    }
+    const [ours, theirs] = recordedInBoth(values);
     expect(ours.encode()).toEqual(theirs.encode());
     for (const percent of [0, 0.1, 25, 50, 90, 99, 99.99, 100]) expect(ours.percentile(percent)).toBe(theirs.percentile(percent));
     // An interval's histogram is cleared and reused: nothing of the last interval may remain.
     ours.clear();
     expect(ours.encode()).toEqual(new LatencyHistogram().encode());
     expect(ours.percentile(50)).toBe(0);
-    const next = new LatencyHistogram();
-    for (const value of [4.2, 0.001, 77]) {
-      ours.record(value);
-      next.record(value);
-    }
+    const [, next] = recordedInBoth([4.2, 0.001, 77], ours);
     expect(ours.encode()).toEqual(next.encode());
     expect(ours.percentile(50)).toBe(next.percentile(50));
   });
