@@ -12,6 +12,7 @@ import { loadToolCapability } from './capabilities/load-tool.ts';
 import { tokenVerifierCapability } from './capabilities/token-verifier.ts';
 import { coreEntities } from './domain/entities/index.ts';
 import { coreMigrations } from './domain/migrations/index.ts';
+import { pluginMigrations } from './domain/migrations/plugin-migrations.ts';
 import type { LoadplaneApp } from './http/create-app.ts';
 import { createAuthenticate } from './http/authenticate.ts';
 import { createKernel, type Kernel } from './kernel/create-kernel.ts';
@@ -52,6 +53,8 @@ import { type PinnedFetchFactory, pinnedFetchPort } from './ports/pinned-fetch.t
 import { type WebhookTransport, webhookTransportPort } from './ports/webhook-transport.ts';
 import { createOutboundUrlGuard, parseAllowList } from './services/webhooks/outbound-url-guard.ts';
 import { outboxFeedPort } from './ports/outbox-feed.ts';
+import { sqlDatabasePort } from './ports/sql-database.ts';
+import { sqlDatabaseOf } from './services/sql.ts';
 import { instanceAuditLogPort } from './ports/instance-audit-log.ts';
 import { workspaceAuditLogPort } from './ports/workspace-audit-log.ts';
 import { channelWakeUpPort } from './ports/channel-wake-up.ts';
@@ -217,7 +220,7 @@ export async function bootService(options: BootOptions): Promise<Service> {
   const { settings, logger, plugins } = options;
   const database = await options.openDatabase({
     entities: [...coreEntities, ...plugins.flatMap((plugin) => plugin.entities ?? [])],
-    migrations: [...coreMigrations, ...plugins.flatMap((plugin) => plugin.migrations ?? [])],
+    migrations: [...coreMigrations, ...pluginMigrations(plugins)],
   });
 
   try {
@@ -259,6 +262,7 @@ export async function bootService(options: BootOptions): Promise<Service> {
         [dnsResolverPort, dnsResolver],
         [webhookTransportPort, webhookTransport],
         [jobQueuePort, jobQueue],
+        [sqlDatabasePort, sqlDatabaseOf(database)],
         [outboxFeedPort, createOutboxFeed(database)],
         [instanceAuditLogPort, createInstanceAuditLog(database)],
         [workspaceAuditLogPort, createWorkspaceAuditLog()],

@@ -9,6 +9,7 @@
 // ---- Plugins and the kernel --------------------------------------------------------------------------------------
 export { definePlugin } from '../core/kernel/define-plugin.ts';
 export type { MigrationClass, PluginContext, PluginDefinition } from '../core/kernel/define-plugin.ts';
+export type { SqlMigration } from '../core/kernel/sql-migration.ts';
 export { defineCapability } from '../core/kernel/define-capability.ts';
 export type { AnyCapabilityToken, CapabilityToken, Cardinality, Resolved } from '../core/kernel/define-capability.ts';
 export type { HookBus, HookHandler } from '../core/kernel/hook-bus.ts';
@@ -86,6 +87,8 @@ export { serviceGaugesCapability } from '../core/capabilities/service-gauges.ts'
 export type { GaugeFamily, ServiceGauges } from '../core/capabilities/service-gauges.ts';
 export { apiRoutesCapability } from '../core/capabilities/api-routes.ts';
 export type { ApiRouteKit, ApiRoutes } from '../core/capabilities/api-routes.ts';
+export { apiEndpointsCapability } from '../core/capabilities/api-endpoints.ts';
+export type { ApiEndpoint, ApiEndpointRequest, ApiEndpoints, ApiMethod, EndpointPolicy } from '../core/capabilities/api-endpoints.ts';
 export type { RoutePolicy } from '../core/http/route-policy.ts';
 export type { CallerGuard } from '../core/http/require-caller.ts';
 export type { Caller } from '../core/services/caller.ts';
@@ -100,6 +103,8 @@ export { databasePort } from '../core/ports/database.ts';
 export type { Database } from '../core/ports/database.ts';
 export { isUniqueViolation, placeholders, sqlOf, transaction } from '../core/services/sql.ts';
 export type { Sql, Tx } from '../core/services/sql.ts';
+export { sqlDatabasePort } from '../core/ports/sql-database.ts';
+export type { SqlDatabase } from '../core/ports/sql-database.ts';
 export { createMemoryDataFiles, dataFilesPort } from '../core/ports/data-files.ts';
 export type { DataFiles } from '../core/ports/data-files.ts';
 export { outboundFetchPort } from '../core/ports/outbound-fetch.ts';

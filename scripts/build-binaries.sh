@@ -7,7 +7,8 @@
 #   DIST_DIR=/tmp/out bash scripts/build-binaries.sh x64
 #
 # A cross build (arm64 on an x64 machine) fetches that target's Bun runtime once, from the npm registry
-# (@oven/bun-linux-aarch64), and Bun caches it. Plugins named with --plugins are imported by package name at run time,
+# (@oven/bun-linux-aarch64), and Bun caches it. Plugins installed with `loadplane plugin install --agent` load from
+# AGENT_PLUGINS_DIR and get the executable's own plugin kit; plugins named with --plugins are imported by package name,
 # which a single executable cannot resolve: run such an agent from a checkout (npm run agent) instead.
 set -euo pipefail
 

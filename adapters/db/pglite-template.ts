@@ -38,7 +38,8 @@ const pgliteVersion = (() => {
 /** The template file for this schema: `<dir>/<hash>.tar.gz`. */
 export function templatePath(dir: string, database: string, migrations: readonly MigrationClass[]): string {
   const hash = createHash('sha256').update(`pglite ${pgliteVersion}\0database ${database}\0`);
-  for (const migration of migrations) hash.update(`${migration.name}\0${String(migration)}\0`);
+  // A plain-SQL migration's class text is the same for all of them: its `source` holds its statements.
+  for (const migration of migrations) hash.update(`${migration.name}\0${(migration as { source?: string }).source ?? String(migration)}\0`);
   return join(dir, `${hash.digest('hex').slice(0, 32)}.tar.gz`);
 }
 

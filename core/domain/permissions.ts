@@ -1,5 +1,5 @@
 /** Permissions and their default grant per role ("Access Controls"); a workspace may change the map, except for owners. */
-import type { Role } from './entities/membership.ts';
+import type { Role } from './roles.ts';
 
 export const permissions = [
   'manage_api_tokens',

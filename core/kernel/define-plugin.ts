@@ -6,6 +6,7 @@ import type { AnyCapabilityToken, CapabilityToken, Resolved } from './define-cap
 import type { HookBus } from './hook-bus.ts';
 import type { KernelHooks } from './hooks.ts';
 import type { Logger } from './logger.ts';
+import type { SqlMigration } from './sql-migration.ts';
 
 export interface PluginContext<Config = unknown> {
   /** This plugin's validated, frozen slice of the configuration. */
@@ -28,6 +29,8 @@ export interface PluginDefinition<Schema extends TSchema = TSchema> {
   readonly entities?: readonly EntitySchema[];
   /** Migration classes for those tables, applied in order after the core migrations. */
   readonly migrations?: readonly MigrationClass[];
+  /** Plain-SQL migrations for its own tables (the published kit's form), applied in order after `migrations`. */
+  readonly sqlMigrations?: readonly SqlMigration[];
   /** kebab-case, unique; third-party plugins use their package name. */
   readonly name: string;
   readonly dependsOn?: readonly string[];

@@ -1,6 +1,6 @@
 /** The outbox feed port: a consumer reads the run events after its own cursor and moves it with its own writes. */
 import { defineCapability } from '../kernel/define-capability.ts';
-import type { Tx } from '../services/sql.ts';
+import type { Sql } from './sql-database.ts';
 
 /** One outbox row as a consumer sees it: a run event written in the transaction of the transition it reports. */
 export interface OutboxRecord {
@@ -33,7 +33,7 @@ export interface OutboxFeed {
    * next time). One call per consumer at a time across replicas (the cursor row is locked; others wait, never skip);
    * other consumers go at their own pace. Resolves to the number of rows handled: 0 when caught up.
    */
-  consume(consumer: string, options: OutboxConsumeOptions, handle: (rows: readonly OutboxRecord[], tx: Tx) => Promise<void>): Promise<number>;
+  consume(consumer: string, options: OutboxConsumeOptions, handle: (rows: readonly OutboxRecord[], tx: Sql) => Promise<void>): Promise<number>;
 }
 
 export const outboxFeedPort = defineCapability<OutboxFeed>({ id: 'port.outboxFeed', cardinality: 'one' });

@@ -1,5 +1,5 @@
 /** The caller of a request: who (a user, possibly through an API token), in which workspace, with which rights. */
-import type { Role } from '../domain/entities/membership.ts';
+import type { Role } from '../domain/roles.ts';
 import type { Permission } from '../domain/permissions.ts';
 import type { Scope } from '../domain/scopes.ts';
 

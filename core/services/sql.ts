@@ -6,11 +6,9 @@
 import type { EntityManager } from '@mikro-orm/core';
 import { CompiledQuery, type Kysely } from 'kysely';
 import type { Database } from '../ports/database.ts';
+import type { Sql, SqlDatabase } from '../ports/sql-database.ts';
 
-export interface Sql {
-  /** Runs one statement with `?` placeholders; rows as plain objects. */
-  all<T = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<T[]>;
-}
+export type { Sql };
 
 export interface Tx extends Sql {
   /** The transaction's unit of work, for entities written with the ORM (audit entries); flushed before commit. */
@@ -40,6 +38,11 @@ export function sqlOf(db: Database): Sql {
 /** Runs `work` in one transaction; a thrown error rolls everything back, the unit of work included. */
 export function transaction<T>(db: Database, work: (tx: Tx) => Promise<T>): Promise<T> {
   return db.fork().transactional((em) => work({ em, all: runner(em) }));
+}
+
+/** The SQL database port over the ORM's connection (the same pool and transactions as core's own statements). */
+export function sqlDatabaseOf(db: Database): SqlDatabase {
+  return { kind: db.kind, all: sqlOf(db).all, transaction: (work) => transaction(db, work) };
 }
 
 /** `?, ?, ?` for an IN list (the ORM inlines parameters; arrays are not bound as such). */

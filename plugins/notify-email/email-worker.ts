@@ -4,7 +4,7 @@
  * the cursor past it; messages are then sent under a lease with the webhook retry schedule (1 min, 5 min, 30 min,
  * 2 h, then failed).
  */
-import { coalescingPass, type Database, type Logger, nextAttemptAfterFailure, type OutboxFeed, type OutboxRecord, sqlOf, type Tx, type WorkspaceDirectory } from 'loadplane/plugin';
+import { coalescingPass, type Database, type Logger, nextAttemptAfterFailure, type OutboxFeed, type OutboxRecord, type Sql, sqlOf, type WorkspaceDirectory } from 'loadplane/plugin';
 
 /** This channel's cursor in the outbox. */
 export const emailConsumer = 'notify-email';
@@ -35,7 +35,7 @@ export function createEmailWorker(options: {
   let stopped = false;
 
   /** The users of the workspace who asked for e-mails about runs that end `outcome` (their notification preferences). */
-  async function optedIn(tx: Tx, workspaceId: string, outcome: 'failed' | 'completed'): Promise<string[]> {
+  async function optedIn(tx: Sql, workspaceId: string, outcome: 'failed' | 'completed'): Promise<string[]> {
     const rows = await tx.all<{ user_id: string }>(
       `select user_id from notification_preferences where workspace_id = ? and channel = 'email' and ${outcome === 'failed' ? 'on_failed' : 'on_completed'}`,
       [workspaceId],
@@ -44,7 +44,7 @@ export function createEmailWorker(options: {
   }
 
   /** Queues the messages of one batch of run.finished records, through the transaction that moves the cursor. */
-  async function queueMessages(records: readonly OutboxRecord[], tx: Tx): Promise<void> {
+  async function queueMessages(records: readonly OutboxRecord[], tx: Sql): Promise<void> {
     const at = now();
     for (const record of records) {
       const row = { id: record.id, workspace_id: record.workspaceId, task_id: record.taskId, payload: record.payload as FinishedPayload };

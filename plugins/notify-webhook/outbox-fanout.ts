@@ -3,13 +3,13 @@
  * enabled endpoint of the workspace, in the transaction that moves this channel's outbox cursor past them: a record is
  * fanned out exactly once, whichever replica gets to it, and a crash before commit leaves it to the next pass.
  */
-import { envelopeBody, eventOfOutboxRow, type OutboxFeed, type OutboxRecord, type Tx } from 'loadplane/plugin';
+import { envelopeBody, eventOfOutboxRow, type OutboxFeed, type OutboxRecord, type Sql } from 'loadplane/plugin';
 
 /** This channel's cursor in the outbox. */
 export const webhookConsumer = 'notify-webhook';
 const events = ['run.started', 'run.finished'] as const;
 
-export async function fanOutRecords(tx: Tx, records: readonly OutboxRecord[], options: { publicUrl: string; now: Date }): Promise<void> {
+export async function fanOutRecords(tx: Sql, records: readonly OutboxRecord[], options: { publicUrl: string; now: Date }): Promise<void> {
   const mapped = records.flatMap((record) => {
     const event = eventOfOutboxRow(
       { id: record.id, workspace_id: record.workspaceId, event: record.event, task_id: record.taskId, payload: record.payload, created_at: record.createdAt },

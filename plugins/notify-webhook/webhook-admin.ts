@@ -221,7 +221,7 @@ export function createWebhookService(deps: {
            values (?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?) returning *`,
           [id, caller.workspace.workspaceId, url, description, JSON.stringify(events), input.enabled ?? true, sealed, at, at],
         );
-        deps.audit.record(tx, caller, 'webhook.created', { type: 'webhook', id, label: url }, { events, enabled: input.enabled ?? true });
+        await deps.audit.record(tx, caller, 'webhook.created', { type: 'webhook', id, label: url }, { events, enabled: input.enabled ?? true });
         return created!;
       });
       return { row, secret };
@@ -244,7 +244,7 @@ export function createWebhookService(deps: {
           [next.url, JSON.stringify(next.events), next.description, next.enabled, now(), current.id],
         );
         const changed = Object.keys(input).filter((key) => input[key as keyof WebhookInput] !== undefined);
-        deps.audit.record(tx, caller, 'webhook.updated', { type: 'webhook', id: current.id, label: next.url }, { changed });
+        await deps.audit.record(tx, caller, 'webhook.updated', { type: 'webhook', id: current.id, label: next.url }, { changed });
         return updated!;
       });
     },
@@ -254,7 +254,7 @@ export function createWebhookService(deps: {
         const current = await findWebhook(tx, caller, id, true);
         // Its deliveries go with it (cascade): a deleted endpoint is never called again.
         await tx.all('delete from webhooks where id = ?', [current.id]);
-        deps.audit.record(tx, caller, 'webhook.deleted', { type: 'webhook', id: current.id, label: current.url });
+        await deps.audit.record(tx, caller, 'webhook.deleted', { type: 'webhook', id: current.id, label: current.url });
       });
     },
 
@@ -265,7 +265,7 @@ export function createWebhookService(deps: {
         const current = await findWebhook(tx, caller, id, true);
         const at = now();
         await tx.all('update webhooks set secret_box = ?, secret_rotated_at = ?, updated_at = ? where id = ?', [sealed, at, at, current.id]);
-        deps.audit.record(tx, caller, 'webhook.secret_rotated', { type: 'webhook', id: current.id, label: current.url });
+        await deps.audit.record(tx, caller, 'webhook.secret_rotated', { type: 'webhook', id: current.id, label: current.url });
       });
       // Attempts sign when they leave, so waiting deliveries are signed with the new secret from now on.
       return { id: id.toLowerCase(), secret };
@@ -297,7 +297,7 @@ export function createWebhookService(deps: {
            values (?, ?, ?, ?, 'test.ping', 'waiting', 0, ?, ?, ?)`,
           [deliveryId, webhook.workspace_id, webhook.id, eventId, at, at, at],
         );
-        deps.audit.record(tx, caller, 'webhook.test_sent', { type: 'webhook', id: webhook.id, label: webhook.url }, { delivery_id: deliveryId });
+        await deps.audit.record(tx, caller, 'webhook.test_sent', { type: 'webhook', id: webhook.id, label: webhook.url }, { delivery_id: deliveryId });
         return readDelivery(tx, deliveryId);
       });
       deps.queued(caller.workspace.workspaceId);
@@ -322,7 +322,7 @@ export function createWebhookService(deps: {
            values (?, ?, ?, ?, ?, 'waiting', 0, ?, ?, ?, ?)`,
           [id, webhook.workspace_id, webhook.id, original.event_id, original.event, at, original.id, at, at],
         );
-        deps.audit.record(tx, caller, 'webhook.redelivered', { type: 'webhook', id: webhook.id, label: webhook.url }, {
+        await deps.audit.record(tx, caller, 'webhook.redelivered', { type: 'webhook', id: webhook.id, label: webhook.url }, {
           delivery_id: id,
           original_delivery_id: original.id,
         });

@@ -87,3 +87,36 @@ test('loadplane agent: online with the built-in tools, and runs a test to its en
   const httpTask = await ended(httpRun);
   expect(httpTask, output.slice(-2000)).toMatchObject({ status: 'completed', total_requests: 1 });
 }, 90_000);
+
+test('loadplane plugin install --agent from the executable: the packed plugin loads with its own kit, and its tool is offered', async () => {
+  // The hey example as a stranger ships it; nothing of the checkout is beside the executable (no kit to install).
+  const packed = spawnSync('npm', ['pack', join(repoRoot, 'examples/loadplane-plugin-hey'), '--pack-destination', dir, '--ignore-scripts'], { cwd: dir, encoding: 'utf8' });
+  expect(packed.status, packed.stderr).toBe(0);
+  const tarball = join(dir, packed.stdout.trim().split('\n').at(-1)!.trim());
+  const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', AGENT_PLUGINS_DIR: join(dir, 'agent-plugins'), npm_config_offline: 'true' };
+  const installed = spawnSync(binary, ['plugin', 'install', '--agent', tarball], { cwd: dir, env, encoding: 'utf8' });
+  expect(installed.status, installed.stderr).toBe(0);
+  expect(installed.stdout).toContain(`installed loadplane-plugin-hey 0.1.0 into ${join(dir, 'agent-plugins')}`);
+  expect(spawnSync(binary, ['plugin', 'list', '--agent'], { cwd: dir, env, encoding: 'utf8' }).stdout.trim()).toBe('loadplane-plugin-hey 0.1.0');
+
+  const owner = await ts.apiToken('binary-plugin-owner');
+  const token = await agentToken(ts, owner.jwt, 'binary-plugin-agent');
+  const child = spawn(binary, ['agent', '--hostname', 'binary-with-plugin'], {
+    cwd: dir,
+    env: { ...env, LOADPLANE_URL: ts.url, LOADPLANE_TOKEN: token, AGENT_STATE_DIR: join(dir, 'plugin-state') },
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  try {
+    while (!output.includes('agent registered')) {
+      if (child.exitCode !== null) throw new Error(`the agent exited with ${child.exitCode}:\n${output}`);
+      await Bun.sleep(50);
+    }
+    // Listed among the tools whether or not hey itself is installed here (then with how to install it).
+    expect(output).toMatch(/\n {2}hey\s/);
+    expect(output).not.toContain('Cannot find package');
+  } finally {
+    child.kill('SIGKILL');
+  }
+}, 90_000);

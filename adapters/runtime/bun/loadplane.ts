@@ -4,6 +4,8 @@
  * `bun build --compile` makes of this file). Commands load on demand, by literal paths the bundler follows; nothing
  * but a command's own output goes to stdout (a protocol command such as `mcp` will need it clean).
  */
+import { isSingleExecutable } from './single-executable.ts';
+
 interface Command {
   summary: string;
   run(argv: readonly string[], env: Record<string, string | undefined>): Promise<void>;
@@ -77,6 +79,8 @@ if (commandName === undefined) {
 } else if (commandName === 'version' || commandName === '--version') {
   console.log((await import('../../agent/start-node-agent.ts')).agentVersion);
 } else if (Object.hasOwn(commands, commandName)) {
+  // Plugins installed on disk import `@loadplane/plugin-kit`: a single executable hands them its own copy.
+  if (isSingleExecutable()) (await import('./bundled-plugin-kit.ts')).provideBundledPluginKit();
   await commands[commandName]!.run(rest, process.env);
 } else {
   console.error(`loadplane: unknown command "${commandName}"\n\n${usage}`);

@@ -9,6 +9,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadPlugins } from '../../../core/kernel/load-plugins.ts';
+import { isSingleExecutable } from './single-executable.ts';
 import {
   agentPluginDir,
   importFromPluginDir,
@@ -47,14 +48,18 @@ const dependenciesOf = (dir: string): Record<string, string> =>
   existsSync(resolve(dir, 'package.json')) ? ((JSON.parse(readFileSync(resolve(dir, 'package.json'), 'utf8')).dependencies ?? {}) as Record<string, string>) : {};
 
 function npm(dir: string, args: string[]): void {
-  // npm's own output goes to stderr: this command's stdout says only what was done.
-  const result = spawnSync('npm', [...args, '--prefix', dir, '--no-audit', '--no-fund'], { stdio: ['ignore', 2, 2] });
-  if (result.error) fail(`cannot run npm: ${result.error.message}`);
+  // npm's own output goes to stderr: this command's stdout says only what was done. A single executable's plugins
+  // take its own kit, so npm must not look for their peer dependency anywhere.
+  const peers = isSingleExecutable() ? ['--legacy-peer-deps'] : [];
+  const result = spawnSync('npm', [...args, ...peers, '--prefix', dir, '--no-audit', '--no-fund'], { stdio: ['ignore', 2, 2] });
+  if (result.error) fail(`cannot run npm (${result.error.message}): installing a plugin package needs npm on this machine`);
   if (result.status !== 0) fail(`npm ${args[0]} failed (exit ${result.status}); see its output above`);
 }
 
 async function install(dir: string, spec: string): Promise<void> {
-  if (!existsSync(resolve(kitDir, 'dist/index.js'))) fail(`the plugin kit is not built in ${kitDir}: run npm run build:plugin-kit`);
+  // A single executable has no checkout to take the kit from: it hands plugins its own copy when it loads them.
+  const bundledKit = isSingleExecutable();
+  if (!bundledKit && !existsSync(resolve(kitDir, 'dist/index.js'))) fail(`the plugin kit is not built in ${kitDir}: run npm run build:plugin-kit`);
   mkdirSync(dir, { recursive: true });
   if (!existsSync(resolve(dir, 'package.json'))) {
     writeFileSync(resolve(dir, 'package.json'), `${JSON.stringify({ name: 'loadplane-plugins', private: true, description: 'Plugins installed by loadplane plugin install' }, null, 2)}\n`);
@@ -63,7 +68,7 @@ async function install(dir: string, spec: string): Promise<void> {
   // npm reads a relative path against the directory it installs into: make a tarball's or folder's path absolute.
   const target = existsSync(spec) ? resolve(spec) : spec;
   // This Loadplane's kit beside the plugin: the plugin's peer dependency, and what its imports resolve to.
-  npm(dir, ['install', kitDir, target]);
+  npm(dir, bundledKit ? ['install', target] : ['install', kitDir, target]);
   const after = dependenciesOf(dir);
   const added = Object.keys(after).filter((name) => name !== kitName && after[name] !== before[name]);
   if (added.length === 0) {

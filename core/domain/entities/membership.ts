@@ -1,8 +1,8 @@
 /** A user's membership of a workspace, with the role that decides what they may do there. */
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { type Role, roles } from '../roles.ts';
 
-export const roles = ['owner', 'admin', 'member', 'viewer'] as const;
-export type Role = (typeof roles)[number];
+export { type Role, roles };
 
 export const Membership = defineEntity({
   name: 'Membership',

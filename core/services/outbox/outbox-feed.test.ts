@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { postgresOrSkip, type PostgresServer } from '../../../tests/helpers/postgres-server.ts';
 import { startTestService, type TestService, usesPostgres } from '../../../tests/helpers/test-service.ts';
 import type { OutboxFeed, OutboxRecord } from '../../ports/outbox-feed.ts';
-import { sqlOf, transaction, type Tx } from '../sql.ts';
+import { type Sql, sqlOf, transaction } from '../sql.ts';
 import { createOutboxFeed } from './outbox-feed.ts';
 
 /** The service the tests below use (the file's own, or the PostgreSQL one of the last block). */
@@ -34,7 +34,7 @@ beforeAll(async () => {
 });
 afterAll(() => base.stop());
 
-const insertRow = (sql: { all: Tx['all'] }, event: string) =>
+const insertRow = (sql: Sql, event: string) =>
   sql.all<{ id: string }>("insert into outbox (workspace_id, event, task_id, payload) values (?, ?, ?, '{}'::jsonb) returning id", [
     workspaceId,
     event,
@@ -51,7 +51,7 @@ async function rowsAfter(from: number, events?: string[]): Promise<number[]> {
   return rows.filter((row) => !events || events.includes(row.event)).map((row) => Number(row.id));
 }
 
-const record = (consumer: string) => async (rows: readonly OutboxRecord[], tx: Tx) => {
+const record = (consumer: string) => async (rows: readonly OutboxRecord[], tx: Sql) => {
   for (const row of rows) await tx.all('insert into consumed_by_test (consumer, outbox_id) values (?, ?)', [consumer, row.id]);
 };
 
@@ -78,7 +78,7 @@ test('two consumers at their own pace: the stopped one catches up later, nothing
 
   await write(['run.created', 'run.started', 'assignment.started', 'run.finished', 'run.started', 'run.finished', 'run.created']);
   // The slow consumer fails in the middle of its first batch: its writes and its cursor roll back together.
-  const failing = async (rows: readonly OutboxRecord[], tx: Tx) => {
+  const failing = async (rows: readonly OutboxRecord[], tx: Sql) => {
     await record('slow')(rows, tx);
     throw new Error('the slow consumer crashed');
   };

@@ -1,8 +1,9 @@
 /**
  * `@loadplane/plugin-kit`: what a plugin imports from Loadplane, built for publishing: definePlugin and the plugin
  * shape, TypeBox for its settings, the capability contracts (a load tool's two halves first), load-config helpers,
- * mergeable latency histograms and metric snapshots, the engine locator, and the ports a plugin may use. Core's
- * database (its tables, sqlOf, transaction), its delivery workers and its entities stay out: a plugin gets ports.
+ * mergeable latency histograms and metric snapshots, the engine locator, and the ports a plugin may use: its own
+ * tables (plain-SQL migrations and the SQL database port), REST endpoints as data, and the run outbox under its own
+ * cursor. Core's tables, its ORM and its entities stay out: a plugin gets ports.
  * Capabilities and ports match the kernel's by their `id`, so this bundled copy works with any Loadplane service.
  */
 
@@ -94,3 +95,20 @@ export { tokenVerifierCapability } from '../../../core/capabilities/token-verifi
 export type { TokenVerifier, VerifiedIdentity } from '../../../core/capabilities/token-verifier.ts';
 export { instanceAuditLogPort } from '../../../core/ports/instance-audit-log.ts';
 export type { InstanceAuditLog, SystemAuditEntry } from '../../../core/ports/instance-audit-log.ts';
+
+// ---- A plugin's own tables, REST endpoints and run events (the service provides these; agents do not) -------------
+export type { SqlMigration } from '../../../core/kernel/sql-migration.ts';
+export { sqlDatabasePort } from '../../../core/ports/sql-database.ts';
+export type { Sql, SqlDatabase } from '../../../core/ports/sql-database.ts';
+export { apiEndpointsCapability } from '../../../core/capabilities/api-endpoints.ts';
+export type { ApiEndpoint, ApiEndpointRequest, ApiEndpoints, ApiMethod, EndpointPolicy } from '../../../core/capabilities/api-endpoints.ts';
+export type { Caller, CallerIdentity, CallerToken, WorkspaceAccess } from '../../../core/services/caller.ts';
+export type { Permission } from '../../../core/domain/permissions.ts';
+export type { Scope } from '../../../core/domain/scopes.ts';
+export type { Role } from '../../../core/domain/roles.ts';
+export { workspaceAuditLogPort } from '../../../core/ports/workspace-audit-log.ts';
+export type { WorkspaceAuditLog, WorkspaceAuditTarget } from '../../../core/ports/workspace-audit-log.ts';
+export { outboxFeedPort } from '../../../core/ports/outbox-feed.ts';
+export type { OutboxConsumeOptions, OutboxFeed, OutboxRecord } from '../../../core/ports/outbox-feed.ts';
+export { notificationChannelCapability } from '../../../core/capabilities/notification-channel.ts';
+export type { NotificationChannel } from '../../../core/capabilities/notification-channel.ts';
