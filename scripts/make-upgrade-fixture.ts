@@ -4,7 +4,11 @@
  * its own HTTP API, saved as a `loadplane backup` file that tests/integration/upgrade-from-previous-release.test.ts
  * restores and starts this release on. Refresh it at each release, from the release before:
  *
- *   ./node_modules/.bin/bun scripts/make-upgrade-fixture.ts <commit or tag> [--out DIR]
+ *   ./node_modules/.bin/bun scripts/make-upgrade-fixture.ts <commit or tag> [--note TEXT] [--out DIR]
+ *
+ * The manifest (previous-release.json) names the release: `version` from that commit's package.json, and `release`,
+ * the version with the tag (when one was given), the short commit and the note, e.g. "0.1.0 (2beb67b, the last commit
+ * before the hardening work of issue 17)": a version number alone may not tell releases apart when it was not bumped.
  *
  * The release runs from a temporary `git worktree` with this checkout's node_modules linked in (its dependencies must
  * be installed here: run `npm ci` in the worktree by hand if they differ), on a fresh DATA_DIR with embedded PGlite,
@@ -21,9 +25,9 @@ import { type InstallationManifest, populateInstallation } from '../tests/helper
 
 const root = resolve(import.meta.dir, '..');
 const bun = join(root, 'node_modules/.bin/bun');
-const { values, positionals } = parseArgs({ args: Bun.argv.slice(2), options: { out: { type: 'string' } }, allowPositionals: true });
+const { values, positionals } = parseArgs({ args: Bun.argv.slice(2), options: { out: { type: 'string' }, note: { type: 'string' } }, allowPositionals: true });
 if (positionals.length !== 1) {
-  console.error('usage: bun scripts/make-upgrade-fixture.ts <commit or tag> [--out tests/fixtures/upgrade]');
+  console.error('usage: bun scripts/make-upgrade-fixture.ts <commit or tag> [--note TEXT] [--out tests/fixtures/upgrade]');
   process.exit(2);
 }
 const out = resolve(values.out ?? join(root, 'tests/fixtures/upgrade'));
@@ -33,6 +37,9 @@ const git = (...args: string[]) => {
   return result.stdout.trim();
 };
 const commit = git('rev-parse', '--verify', `${positionals[0]}^{commit}`);
+const version = (JSON.parse(git('show', `${commit}:package.json`)) as { version?: string }).version ?? 'unversioned';
+const tag = git('tag', '--points-at', commit).split('\n').find((name) => name === positionals[0]);
+const release = `${version} (${[tag, commit.slice(0, 7), values.note].filter(Boolean).join(', ')})`;
 
 const work = mkdtempSync(join(tmpdir(), 'lp-upgrade-fixture-'));
 const worktree = join(work, 'release');
@@ -113,7 +120,7 @@ try {
   console.error(`making the upgrade fixture from ${commit} in ${work}`);
   git('worktree', 'add', '--detach', worktree, commit);
   linkNodeModules();
-  const manifest = { commit, made_at: new Date().toISOString(), ...(await runRelease()) };
+  const manifest = { release, version, commit, made_at: new Date().toISOString(), ...(await runRelease()) };
   mkdirSync(out, { recursive: true });
   const sqlFile = join(out, 'previous-release.sql');
   rmSync(sqlFile, { force: true });

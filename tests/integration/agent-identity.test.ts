@@ -102,16 +102,19 @@ describe('two agents with one hostname', () => {
     expect(second.output()).toContain('the machine twin belongs to another agent, so this agent is the machine twin-2; to choose its name, start it with --hostname NAME');
     expect(first.output()).not.toContain('belongs to another agent');
 
-    // Over two heartbeats of each (10 s at the service's 5 s): the two sockets they opened are the only ones, still open.
+    // Stable for at least 10 s: each agent sends a heartbeat every 5 s (the service's heartbeatSeconds, from a timer
+    // set at its welcome), so three more of each span two full intervals whenever the count starts, the first possibly
+    // arriving at once. Over that window the two sockets they opened are the only ones, still open: a replacement or a
+    // reconnect at any moment of it would have left a third socket in the tap, or one of these ended.
     const sockets = tap.of('twin');
     expect(sockets).toHaveLength(2);
-    await heartbeats(sockets, 2);
+    await heartbeats(sockets, 3);
     expect(tap.of('twin')).toHaveLength(2);
     expect(sockets.map((s) => [s.ended, s.closedByServer])).toEqual([[false, null], [false, null]]);
     expect([registrations(first), registrations(second)]).toEqual([1, 1]);
     for (const started of [first, second]) expect(started.output()).not.toContain('reconnecting');
     expect((await machines()).every((m) => m.status === 'online')).toBe(true);
-  }, 60_000);
+  }, 90_000);
 
   test('the identity is the state directory: a restart keeps the machine, whatever holds the hostname', async () => {
     const before = (await machines()).find((m) => m.hostname === 'twin-2')!;

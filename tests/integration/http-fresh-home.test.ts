@@ -3,13 +3,15 @@
  * directory (no ~/.cache/loadplane), PATH an empty directory (no engine, not even sh), and bubblewrap hidden from it
  * altogether (its binaries masked in a mount namespace of the service's own, since the sandbox also looks in /usr/bin),
  * offers `http` on its local agent, and only `http`, and runs a native-steps test to completion against a local
- * target: total_requests is the target's count, and the `expect` failures are counted per step.
+ * target: total_requests is the target's count, and the `expect` failures are counted per step. A k6 test there waits,
+ * and its `pending_reason` names k6 and says how to install it, in the local agent's own words.
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { existsSync, realpathSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { waitFor } from '../helpers/process-probes.ts';
 import { freePort, passwordGrant, type ServiceProcess, startServiceProcess } from '../helpers/service-process.ts';
 import { readSse } from '../helpers/stream-clients.ts';
 
@@ -46,14 +48,24 @@ const target = Bun.serve({
 });
 const count = (path: string) => served.get(path) ?? 0;
 
-async function api<T>(path: string, json?: unknown): Promise<{ status: number; body: T }> {
+type Machine = { id: string; name: string; status: string; tools: { tool: string; version: string | null }[] };
+
+/** GET, or POST when given a body; DELETE when asked. */
+async function api<T>(path: string, json?: unknown, method?: 'DELETE'): Promise<{ status: number; body: T }> {
   const response = await fetch(`${service.url}/api/v1${path}`, {
-    method: json === undefined ? 'GET' : 'POST',
+    method: method ?? (json === undefined ? 'GET' : 'POST'),
     headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
     body: json === undefined ? undefined : JSON.stringify(json),
   });
   const text = await response.text();
   return { status: response.status, body: (text ? JSON.parse(text) : null) as T };
+}
+
+/** The workspace's machines once one is online (the local agent registers shortly after the service listens). */
+async function onlineMachines(): Promise<Machine[]> {
+  let machines: Machine[] = [];
+  await waitFor(async () => (machines = (await api<Machine[]>('/machines')).body).some((machine) => machine.status === 'online'), 60_000, () => `the local agent online:\n${service.output()}`);
+  return machines;
 }
 
 beforeAll(async () => {
@@ -77,14 +89,7 @@ afterAll(async () => {
 });
 
 test('a fresh machine without engines or sandbox offers http, and only http, and runs a native-steps test', async () => {
-  // The local agent registers shortly after the service listens.
-  type Machine = { id: string; status: string; tools: { tool: string; version: string | null }[] };
-  let machines: Machine[] = [];
-  const deadline = Date.now() + 60_000;
-  while (!machines.some((machine) => machine.status === 'online') && Date.now() < deadline) {
-    machines = (await api<Machine[]>('/machines')).body;
-    if (!machines.some((machine) => machine.status === 'online')) await Bun.sleep(100);
-  }
+  const machines = await onlineMachines();
   expect(machines.map((machine) => [machine.status, machine.tools]), service.output()).toEqual([['online', [{ tool: 'http', version: null }]]]);
   // Truthful at start: no sandbox here, so only the tool that runs no author code is offered.
   expect(service.output()).toContain("tools refused: runs cannot be isolated on this machine, so this agent offers only http (no code of the test's author runs)");
@@ -126,4 +131,41 @@ test('a fresh machine without engines or sandbox offers http, and only http, and
   expect(goneAsExpected.slice(1)).toEqual([0, 0, 0, 0]);
   // The service gives error_rate to six decimals.
   expect(task.error_rate).toBeCloseTo((other + gone[0]!) / total, 5);
+}, 120_000);
+
+test('a k6 test on that machine waits, its pending_reason naming k6 and how to install it; cancelled, it ends', async () => {
+  const machine = (await onlineMachines()).find((m) => m.status === 'online')!;
+  const helloBefore = count('/hello');
+  const script = `import http from 'k6/http';\nexport default function () { http.get('http://127.0.0.1:${target.port}/hello'); }\n`;
+  const created = await api<{ id: string }>('/tests', { name: 'fresh machine k6', tool: 'k6', script });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  const started = await api<{ id: string; status: string }>('/tasks', { testId: created.body.id });
+  // Accepted and left waiting: a run for a tool no machine offers is not refused.
+  expect(started.status).toBe(202);
+
+  // The reason quotes what the agent told the service in its hello: where it looked for k6 (HOME and PATH empty
+  // here) and the install command; the dispatcher may need a pass to get there, so it is waited for.
+  type Task = { status: string; pending_reason: string | null };
+  const read = async () => (await api<Task>(`/tasks/${started.body.id}`)).body;
+  const prefix = `no online machine offers k6: on ${machine.name}, k6 not found (`;
+  let seen = '';
+  await waitFor(
+    async () => {
+      const task = await read();
+      seen = JSON.stringify(task);
+      return task.status === 'pending' && !!task.pending_reason?.startsWith(prefix);
+    },
+    60_000,
+    () => `a pending_reason naming k6 (the task: ${seen})\n${service.output()}`,
+  );
+  const task = await read();
+  expect(task.status).toBe('pending');
+  expect(task.pending_reason).toContain('no k6 on PATH');
+  expect(task.pending_reason).toContain('install it with `bash scripts/install-engines k6`, or set K6_BIN to its path');
+  // Nothing was sent to the target for it.
+  expect(count('/hello')).toBe(helloBefore);
+
+  // Cancelled, it ends with no reason left, so the service has nothing waiting when it stops.
+  expect((await api(`/tasks/${started.body.id}`, undefined, 'DELETE')).status).toBe(204);
+  expect((await api<Task>(`/tasks/${started.body.id}`)).body).toMatchObject({ status: 'cancelled', pending_reason: null });
 }, 120_000);

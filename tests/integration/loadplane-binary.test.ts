@@ -1,10 +1,12 @@
 /**
  * The single executable (scripts/build-binaries.sh, `bun build --compile`) for this machine's architecture, run outside
  * the checkout: its usage, and `loadplane agent` against a service, online with the built-in tools the bundler took in
- * (the plugins' `import()` of literal paths), running a test to its end.
+ * (the plugins' `import()` of literal paths), running a test to its end; a packed plugin installed by it and loaded
+ * with its own kit; and the other architecture's executable, built and checked by its ELF header.
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -120,3 +122,15 @@ test('loadplane plugin install --agent from the executable: the packed plugin lo
     child.kill('SIGKILL');
   }
 }, 90_000);
+
+test("the other architecture's executable builds too: an ELF for AArch64 (x86-64 on an arm64 machine)", () => {
+  const other = target === 'x64' ? 'arm64' : 'x64';
+  const built = spawnSync('bash', ['scripts/build-binaries.sh', other], { cwd: repoRoot, env: { ...process.env, DIST_DIR: dir }, encoding: 'utf8' });
+  expect(built.status, `${built.stdout}\n${built.stderr}`).toBe(0);
+  // It cannot run here; its header says what it is: ELF magic, 64-bit, little-endian, e_machine 0xB7 (AArch64) or 0x3E.
+  const header = readFileSync(join(dir, `loadplane-linux-${other}`)).subarray(0, 20);
+  expect([...header.subarray(0, 4)]).toEqual([0x7f, 0x45, 0x4c, 0x46]);
+  expect(header[4]).toBe(2);
+  expect(header[5]).toBe(1);
+  expect(header.readUInt16LE(18)).toBe(other === 'arm64' ? 0xb7 : 0x3e);
+}, 180_000);

@@ -20,6 +20,10 @@ import { verifyInstallation } from '../helpers/verify-installation.ts';
 
 const fixture = join(repoRoot, 'tests/fixtures/upgrade/previous-release.sql');
 const manifest = JSON.parse(readFileSync(join(repoRoot, 'tests/fixtures/upgrade/previous-release.json'), 'utf8')) as InstallationManifest & {
+  /** The release in words: its version, then its tag if it has one, short commit and a note. */
+  release: string;
+  /** The `version` of that commit's package.json. */
+  version: string;
   commit: string;
   made_at: string;
 };
@@ -49,7 +53,16 @@ async function upgrade(databaseUrl: string | null) {
   expect(await service.stop()).toBe(0);
 }
 
-describe(`upgrade from the previous release (fixture made from ${manifest.commit.slice(0, 7)})`, () => {
+describe(`upgrade from the previous release, ${manifest.release}`, () => {
+  test('the fixture names its release: the version and the full commit it was made from', () => {
+    // The full commit, not a tag (one can move, or be missing from a clone), is what remakes the fixture
+    // (scripts/make-upgrade-fixture.ts takes it); the release's words must name that same commit and version.
+    expect(manifest.commit).toMatch(/^[0-9a-f]{40}$/);
+    expect(manifest.version).toMatch(/^\d+\.\d+\.\d+/);
+    expect(manifest.release.startsWith(`${manifest.version} (`)).toBe(true);
+    expect(manifest.release).toContain(manifest.commit.slice(0, 7));
+  });
+
   test('embedded PGlite under DATA_DIR', () => upgrade(null), 300_000);
 
   test('PostgreSQL server', async () => {
