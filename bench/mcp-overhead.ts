@@ -140,10 +140,13 @@ async function main() {
         if (response.status !== 200 || !expect(text)) throw new Error(`${label}: ${response.status} ${text.slice(0, 300)}`);
       },
     });
+    // How many tools the list holds (the answer is one SSE frame whose data is the JSON-RPC result).
+    const listed = await (await fetch(`${service.url}/api/mcp`, { method: 'POST', headers: mcpHeaders, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) })).text();
+    const toolCount = (JSON.parse(listed.slice(listed.indexOf('{'))) as { result: { tools: unknown[] } }).result.tools.length;
     const cases: Case[] = [
       rest('REST `GET /api/v1/tasks?limit=50`', '/api/v1/tasks?limit=50', (body) => (JSON.parse(body) as unknown[]).length === 50),
       mcp('MCP `tools/call` list_runs `{limit: 50}`', { method: 'tools/call', params: { name: 'list_runs', arguments: { limit: 50 } } }, '"next_cursor"'),
-      mcp('MCP `tools/list` (26 tools)', { method: 'tools/list' }, '"validate_test"'),
+      mcp(`MCP \`tools/list\` (${toolCount} tools)`, { method: 'tools/list' }, '"validate_test"'),
       rest("REST `GET /api/v1/auth/me` (the endpoint's token check)", '/api/v1/auth/me', (body) => body.includes('"sub"')),
       rest("REST `POST /api/v1/usage/ai-tool-calls` (a tool call's count)", '/api/v1/usage/ai-tool-calls', (body) => body.includes('"remaining"'), 'POST', counterToken),
     ];

@@ -3,11 +3,13 @@
  * regular expressions, positive and negated. Regexes run on RE2 (re2js, pure JavaScript): matching is linear in the
  * input, so no pattern a caller sends can make the service backtrack for seconds (`(.*){30}Z` froze every request on
  * the JavaScript engine). RE2 is also Prometheus' own syntax, so what works in Grafana works here. The commonest shapes
- * (`prefix.*`, `a|b`) skip the engine altogether (literal-regex.ts). A regex that does not compile is the caller's
- * mistake: a 400.
+ * (`prefix.*`, `a|b`) skip the engine altogether (literal-regex.ts), and patterns whose backtracking is provably bounded
+ * (flat sequences such as `id-[0-9]{2}[a-f]{2}`) run on the JavaScript engine, many times faster than RE2 on them
+ * (bounded-regex.ts). A regex that does not compile is the caller's mistake: a 400.
  */
 import { RE2JS } from 're2js';
 import { badRequest } from '../../kernel/errors.ts';
+import { boundedRegex } from './bounded-regex.ts';
 import { literalRegex } from './literal-regex.ts';
 
 export type MatchOp = '=' | '!=' | '=~' | '!~';
@@ -30,6 +32,8 @@ function compileRegex(label: string, value: string): (text: string) => boolean {
   if (value.length > maxPatternLength) throw badRequest(`the regular expression for ${label} is longer than ${maxPatternLength} characters`);
   const literal = literalRegex(value);
   if (literal) return literal;
+  const bounded = boundedRegex(value);
+  if (bounded) return bounded;
   let pattern: RE2JS;
   try {
     pattern = RE2JS.compile(value, RE2JS.DOTALL);
