@@ -148,6 +148,7 @@ describe('boot errors name the plugin', () => {
       new KernelBootError('plugin things: endpoint GET things: the path must be relative to /api/v1, like /things/:id'),
     );
     expect(() => endpointRoutes(entry(endpoint({ path: '/api/v1/../x y' })))).toThrow(KernelBootError);
+    expect(() => endpointRoutes(entry(endpoint({ path: '/things/../users' })))).toThrow(/the path must be relative to \/api\/v1/);
     expect(() => endpointRoutes(entry(endpoint({ method: 'TRACE' as never })))).toThrow(/plugin things: endpoint TRACE \/things: the method must be one of/);
     expect(() => endpointRoutes(entry(endpoint({ policy: undefined as never })))).toThrow('plugin things: endpoint GET /things declares no access policy');
     expect(() => endpointRoutes(entry(endpoint({}), endpoint({ path: '/things/:id' }), endpoint({})))).toThrow('plugin things: endpoint GET /things is declared twice');

@@ -31,7 +31,8 @@ function checked(entry: ApiEndpoints): readonly ApiEndpoint[] {
   for (const endpoint of entry.endpoints) {
     const where = `plugin ${entry.name}: endpoint ${String(endpoint.method)} ${String(endpoint.path)}`;
     if (!methods.includes(endpoint.method)) throw new KernelBootError(`${where}: the method must be one of ${methods.join(', ')}`);
-    if (typeof endpoint.path !== 'string' || !pathShape.test(endpoint.path)) {
+    // Segments of dots would name another place once a client or proxy normalises the URL.
+    if (typeof endpoint.path !== 'string' || !pathShape.test(endpoint.path) || endpoint.path.split('/').some((segment) => /^\.+$/.test(segment))) {
       throw new KernelBootError(`${where}: the path must be relative to /api/v1, like /things/:id`);
     }
     if (typeof endpoint.handle !== 'function') throw new KernelBootError(`${where} has no handle function`);
