@@ -2,7 +2,8 @@
  * Regex label matchers as the service runs them (string tests for literal shapes, the JavaScript engine for patterns
  * with bounded backtracking, RE2 for the rest) against the plain JavaScript engine they replaced, side by side in one
  * run: first the matcher alone over the label values of 5,000 series (ordinary patterns, as dashboards write them),
- * then GET /api/v1/metrics/query with those matchers over 5,000 stored series, end to end.
+ * then the review's attack patterns (the service's CPU for each over the same values), then GET
+ * /api/v1/metrics/query with those matchers over 5,000 stored series, end to end.
  *
  *   ./node_modules/.bin/bun bench/label-matchers.ts [pglite] [postgres] [--rounds 7] [--iterations 30]
  */
@@ -95,6 +96,23 @@ function matcherAlone(): string[] {
   return rows;
 }
 
+/** Patterns that backtrack for seconds per value on the JavaScript engine (issue 17's review): CPU on the service's path. */
+const attackPatterns = ['(.*){30}Z', '(a|aa)*Z', '([0-9a-f-]*)*Z', '(.*.*)*Z', '(x+x+)+y'];
+
+function attacks(): string[] {
+  const rows = ['| pattern | service path | CPU ms (user + system), all values |', '|---|---|---|'];
+  for (const value of attackPatterns) {
+    const before = process.cpuUsage();
+    const matches = serviceMatcher(value);
+    let matched = 0;
+    for (const id of machineIds) if (matches(id)) matched++;
+    const used = process.cpuUsage(before);
+    if (matched !== 0) throw new Error(`${value}: matched ${matched} ids`);
+    rows.push(`| \`${value}\` | ${pathOf(value)} | ${((used.user + used.system) / 1000).toFixed(1)} |`);
+  }
+  return rows;
+}
+
 async function endToEnd(mode: string): Promise<string[]> {
   let postgres: Awaited<ReturnType<typeof startPostgresServer>> = null;
   if (mode === 'postgres') {
@@ -139,6 +157,8 @@ async function endToEnd(mode: string): Promise<string[]> {
 
 console.log(`Label matcher alone: compile + test the values of ${seriesCount} series, median of ${rounds} rounds (alternating order)\n`);
 console.log(matcherAlone().join('\n'));
+console.log(`\nThe review's attack patterns: the service's CPU to compile each and test it against the ${seriesCount} values\n`);
+console.log(attacks().join('\n'));
 // RE2's exact-match entry point is the DFA; it must be what the product uses, not a slower capture-tracking path.
 if (!RE2JS.compile('a').testExact('a')) throw new Error('re2js testExact is broken');
 const table = ['| database | filter | p50 ms |', '|---|---|---|'];
