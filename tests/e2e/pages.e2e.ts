@@ -1,7 +1,8 @@
 /**
  * Every page of the UI, reached by its real URL: it loads (its heading, nothing left loading), with no console error
- * (the fixture fails the test on one) and no serious or critical axe violation; the main ones are photographed into
- * docs/screenshots/ (light theme, and the runs list once in the dark theme).
+ * (the fixture fails the test on one) and no serious or critical axe violation, in the light and the dark theme, and at
+ * a tablet's width without sideways scrolling; the main ones are photographed into docs/screenshots/ (light theme, and
+ * the runs list once in the dark theme).
  */
 import { type Page } from '@playwright/test';
 import { api, expect, expectNoSeriousA11yViolations, screenshot, test, unique } from './fixtures.ts';
@@ -46,6 +47,34 @@ for (const entry of pages) {
     await page.reload();
     await expectLoaded(page, entry.heading());
     if (entry.shot) await screenshot(page, entry.shot);
+    // The dark theme the system asks for: still no serious violation (contrast included).
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await expectNoSeriousA11yViolations(page, `${entry.name}, dark theme`);
+    await page.emulateMedia({ colorScheme: 'light' });
+  });
+
+  test(`${entry.name} is usable at a tablet's width: its heading, the navigation behind the menu button, nothing wider than the screen`, async ({ app: page }) => {
+    await page.setViewportSize({ width: 768, height: 1024 });
+    await page.goto(entry.path());
+    await expectLoaded(page, entry.heading());
+    // The sidebar folds behind the menu button there; the button brings it back.
+    const menu = page.getByRole('button', { name: 'Menu' });
+    await expect(menu).toHaveAttribute('aria-expanded', 'false');
+    await menu.click();
+    await expect(menu).toHaveAttribute('aria-expanded', 'true');
+    await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
+    await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Machines' })).toBeVisible();
+    await menu.click();
+    // No sideways scrolling of the page itself (a wide table may scroll inside its own box).
+    const overflow = await page.evaluate(() => {
+      const width = document.documentElement.clientWidth;
+      // The outermost elements that reach past the right edge, named for the failure message.
+      const past = [...document.querySelectorAll<HTMLElement>('body *')].filter((element) => element.getBoundingClientRect().right > width + 1);
+      const outermost = past.filter((element) => !past.includes(element.parentElement as HTMLElement));
+      return { by: document.documentElement.scrollWidth - width, elements: outermost.slice(0, 5).map((element) => `${element.tagName.toLowerCase()}.${element.className}`) };
+    });
+    expect(overflow.by, `wider than the screen: ${overflow.elements.join(', ')}`).toBeLessThanOrEqual(0);
+    await expectNoSeriousA11yViolations(page, `${entry.name}, tablet width`);
   });
 }
 

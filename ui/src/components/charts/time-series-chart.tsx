@@ -184,30 +184,34 @@ export function TimeSeriesChart(props: {
         {title} <span className="muted">({unit})</span>
       </figcaption>
       <div ref={containerRef} className="time-series-chart-plot" aria-hidden="true" />
-      <table className="visually-hidden">
-        <caption>
-          {title} in {unit}
-          {lastTime ? `, ${times.length} points up to ${lastTime}` : ', no data yet'}
-        </caption>
-        <thead>
-          <tr>
-            <th scope="col">Series</th>
-            <th scope="col">Last</th>
-            <th scope="col">Lowest</th>
-            <th scope="col">Highest</th>
-          </tr>
-        </thead>
-        <tbody>
-          {summaries.map((s) => (
-            <tr key={s.label}>
-              <th scope="row">{s.label}</th>
-              <td>{formatValue(s.last)}</td>
-              <td>{formatValue(s.min)}</td>
-              <td>{formatValue(s.max)}</td>
+      {/* The data for screen readers. Wrapped: a table keeps its content's width whatever its own width says, so hidden
+          by itself it would still widen a narrow page. */}
+      <div className="visually-hidden">
+        <table>
+          <caption>
+            {title} in {unit}
+            {lastTime ? `, ${times.length} points up to ${lastTime}` : ', no data yet'}
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col">Series</th>
+              <th scope="col">Last</th>
+              <th scope="col">Lowest</th>
+              <th scope="col">Highest</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {summaries.map((s) => (
+              <tr key={s.label}>
+                <th scope="row">{s.label}</th>
+                <td>{formatValue(s.last)}</td>
+                <td>{formatValue(s.min)}</td>
+                <td>{formatValue(s.max)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </figure>
   );
 }

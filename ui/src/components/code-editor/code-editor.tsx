@@ -131,6 +131,8 @@ export function CodeEditor(props: CodeEditorProps) {
           escapeThenTab,
           keymap.of([...defaultKeymap, ...historyKeymap, indentWithTab]),
           theme,
+          // Long lines wrap: no sideways scrolling (a tablet's width, a long URL), which keyboard users could not reach.
+          EditorView.lineWrapping,
           language.of(languageExtension(languageName)),
           attributes.of(contentAttributes({ label, invalid, describedBy, hintId, readOnly })),
           readOnlyCompartment.of([EditorState.readOnly.of(readOnly), EditorView.editable.of(!readOnly)]),
