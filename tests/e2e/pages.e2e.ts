@@ -69,7 +69,7 @@ for (const entry of pages) {
     const overflow = await page.evaluate(() => {
       const width = document.documentElement.clientWidth;
       // The outermost elements that reach past the right edge, named for the failure message.
-      const past = [...document.querySelectorAll<HTMLElement>('body *')].filter((element) => element.getBoundingClientRect().right > width + 1);
+      const past = Array.from(document.querySelectorAll<HTMLElement>('body *')).filter((element) => element.getBoundingClientRect().right > width + 1);
       const outermost = past.filter((element) => !past.includes(element.parentElement as HTMLElement));
       return { by: document.documentElement.scrollWidth - width, elements: outermost.slice(0, 5).map((element) => `${element.tagName.toLowerCase()}.${element.className}`) };
     });

@@ -8,6 +8,7 @@ import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import './charts.css';
 import { lineWidthFor } from './line-width';
+import { timeRange } from './time-range';
 
 export interface ChartSeries {
   label: string;
@@ -108,7 +109,7 @@ export function TimeSeriesChart(props: {
       height,
       legend: { live: true },
       cursor: { drag: { x: false, y: false } },
-      scales: { x: { time: true } },
+      scales: { x: { time: true, range: (_u, min, max) => timeRange(min, max) as uPlot.Range.MinMax } },
       axes: [
         { ...axis },
         {

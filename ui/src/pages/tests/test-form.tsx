@@ -120,8 +120,9 @@ export function TestForm({ test, initialTool }: { test: Test | null; initialTool
     mutationFn: () => unwrap(api.DELETE('/api/v1/tests/{id}', { params: { path: { id: test!.id } } })),
     onSuccess: () => {
       queryClient.setQueryData<Test[]>(['tests'], (list) => list?.filter((t) => t.id !== test!.id));
-      queryClient.removeQueries({ queryKey: ['tests', test!.id], exact: true });
-      void queryClient.invalidateQueries({ queryKey: ['tests'] });
+      // Everything cached under the deleted test (itself, its trend) goes; refetching it would only answer 404.
+      queryClient.removeQueries({ queryKey: ['tests', test!.id] });
+      void queryClient.invalidateQueries({ queryKey: ['tests'], exact: true });
       navigate('/tests');
     },
   });
