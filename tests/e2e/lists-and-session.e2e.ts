@@ -3,6 +3,7 @@
  * page starting a run on a chosen machine, archiving and deleting; the workspace switcher changing the tests list.
  */
 import { api, expect, expectNoSeriousA11yViolations, service, signIn, test, unique } from './fixtures.ts';
+import { createSignedInUser } from './idp-users.ts';
 
 /** Runs this spec started: cancelled afterwards if still pending or running (they would hold the local agent). */
 const started: string[] = [];
@@ -123,37 +124,6 @@ test("a test's page: start a run on a chosen machine, then archive and delete th
 
 // ------------------------------------------------------------------------------------------------
 // Two workspaces (last: afterwards the admin belongs to a second workspace)
-
-async function passwordToken(username: string, password: string): Promise<string> {
-  const response = await fetch(`${service.url}/auth/realms/loadplane/protocol/openid-connect/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'password', client_id: 'loadplane', client_secret: service.clientSecret, username, password }),
-  });
-  if (response.status !== 200) throw new Error(`password grant for ${username}: ${response.status} ${await response.text()}`);
-  return ((await response.json()) as { access_token: string }).access_token;
-}
-
-/** A user of the embedded IdP (Keycloak's admin API), signed in once through the API: they have their own workspace. */
-async function createSignedInUser(username: string, password: string): Promise<string> {
-  const admin = await passwordToken('admin', service.adminPassword);
-  const created = await fetch(`${service.url}/auth/admin/realms/loadplane/users`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
-    body: JSON.stringify({
-      username,
-      email: `${username}@example.com`,
-      emailVerified: true,
-      enabled: true,
-      credentials: [{ type: 'password', value: password, temporary: false }],
-    }),
-  });
-  expect(created.status, await created.clone().text()).toBe(201);
-  const token = await passwordToken(username, password);
-  const me = await fetch(`${service.url}/api/v1/auth/me`, { headers: { authorization: `Bearer ${token}` } });
-  expect(me.status).toBe(200);
-  return token;
-}
 
 async function callAs<T = unknown>(token: string, method: string, path: string, body?: unknown): Promise<T> {
   const response = await fetch(`${service.url}/api/v1${path}`, {
