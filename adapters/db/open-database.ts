@@ -7,6 +7,7 @@ import { type Kysely, sql } from 'kysely';
 import type { MigrationClass } from '../../core/kernel/define-plugin.ts';
 import type { Database } from '../../core/ports/database.ts';
 import { ownerOnlyTree } from '../files/owner-only-tree.ts';
+import { closeWithin } from './bounded-close.ts';
 import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { defaultTemplateDir, dropTemplate, isFreshCluster, readTemplate, saveTemplate, type TemplateTarball, templatePath } from './pglite-template.ts';
@@ -21,7 +22,12 @@ export interface OpenDatabaseOptions {
   debug?: boolean;
   /** Where prepared PGlite clusters are kept (pglite-template.ts); null: always initdb and migrate from scratch. */
   pgliteTemplateDir?: string | null;
+  /** Told when closing a PostgreSQL pool outlasts its deadline (queries still in flight); default: stderr. */
+  warn?: (message: string, fields: Record<string, unknown>) => void;
 }
+
+/** How long a stop waits for PostgreSQL queries in flight before it closes without them. */
+const closeDeadlineMs = 10_000;
 
 export async function openDatabase(options: OpenDatabaseOptions): Promise<Database & { close(): Promise<void> }> {
   const common = {
@@ -38,7 +44,9 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   if (options.databaseUrl) {
     const orm = await PostgresORM.init({ ...common, clientUrl: options.databaseUrl, pool: { min: 1, max: 10 } });
     await migrateOneAtATime(orm);
-    return wrap(orm, 'postgresql');
+    const databaseUrl = options.databaseUrl;
+    const warn = options.warn ?? ((message: string, fields: Record<string, unknown>) => console.error(`warning: ${message}`, JSON.stringify(fields)));
+    return { ...wrap(orm, 'postgresql'), close: () => closeWithin(() => orm.close(true), { databaseUrl, deadlineMs: closeDeadlineMs, warn }) };
   }
   const dataDir = options.pgliteDir ?? 'memory://';
   const inMemory = dataDir === 'memory://';
