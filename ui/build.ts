@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ROUTE_PRELOADS_FILE, routePreloads } from './route-preloads.ts';
 
 /** Written last into the output: a build without it (or with another hash) is stale or was interrupted. */
 export const SOURCE_HASH_FILE = '.source-hash';
@@ -30,7 +31,9 @@ function resolved(options: UiBuildOptions) {
   return {
     sourceDir: resolve(options.sourceDir ?? join(uiRoot, 'src')),
     outDir: resolve(options.outDir ?? join(uiRoot, 'dist')),
-    extraInputs: (options.extraInputs ?? [fileURLToPath(import.meta.url), join(uiRoot, 'package.json')]).map((file) => resolve(file)),
+    extraInputs: (options.extraInputs ?? [fileURLToPath(import.meta.url), join(uiRoot, 'route-preloads.ts'), join(uiRoot, 'package.json')]).map((file) =>
+      resolve(file),
+    ),
   };
 }
 
@@ -104,6 +107,12 @@ export async function buildUi(options: UiBuildOptions = {}): Promise<UiBuildResu
       naming: { entry: '[dir]/[name].[ext]', chunk: 'assets/[name]-[hash].[ext]', asset: 'assets/[name]-[hash].[ext]' },
     });
     if (!result.success) throw new Error(`UI build failed:\n${describeLogs(result.logs)}`);
+    // Which chunks each page needs, for the server's modulepreload links (a router without the file has none).
+    const routesFile = join(sourceDir, 'app', 'routes.tsx');
+    if (existsSync(routesFile)) {
+      const preloads = await routePreloads(staging, await readFile(routesFile, 'utf8'));
+      await writeFile(join(staging, ROUTE_PRELOADS_FILE), `${JSON.stringify(preloads, null, 1)}\n`);
+    }
     await writeFile(join(staging, SOURCE_HASH_FILE), `${hash}\n`);
     const files = (await filesUnder(staging)).map((file) => relative(staging, file).split(sep).join('/')).sort();
     await mkdir(dirname(outDir), { recursive: true });

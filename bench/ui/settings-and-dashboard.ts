@@ -113,6 +113,37 @@ function restoreSession(arg: { origin: string; entries: [string, string][] }) {
   for (const [key, value] of arg.entries) if (sessionStorage.getItem(key) === null) sessionStorage.setItem(key, value);
 }
 
+interface TraceEvent {
+  name: string;
+  ph: string;
+  ts: number;
+  dur?: number;
+  tid: number;
+  pid: number;
+  args?: { name?: string; data?: { url?: string; functionName?: string } };
+}
+
+/** The renderer main thread's tasks over `minMs`, in order from the document's first parse, with their biggest parts. */
+function mainThreadTasks(events: TraceEvent[], minMs: number): string[] {
+  const main = events.find((event) => event.name === 'thread_name' && event.args?.name === 'CrRendererMain' && events.some((e) => e.pid === event.pid && e.name === 'ParseHTML'));
+  if (!main) return ['(no renderer main thread in the trace)'];
+  const navigationStart = events.find((event) => event.name === 'ParseHTML' && event.pid === main.pid)?.ts;
+  if (navigationStart === undefined) return ['(no HTML parse in the trace)'];
+  const onMain = events.filter((event) => event.ph === 'X' && event.tid === main.tid && event.pid === main.pid && event.dur);
+  const out: string[] = [];
+  for (const task of onMain.filter((event) => event.name === 'RunTask' && event.dur! > minMs * 1000 && event.ts >= navigationStart)) {
+    const inside = onMain.filter((event) => event !== task && event.ts >= task.ts && event.ts + event.dur! <= task.ts + task.dur! && event.name !== 'RunTask');
+    const top = new Map<string, number>();
+    for (const event of inside) {
+      const what = event.name === 'EvaluateScript' || event.name === 'v8.compileModule' || event.name === 'v8.compile' ? `${event.name}(${(event.args?.data?.url ?? '').split('/').pop()})` : event.name;
+      top.set(what, Math.max(top.get(what) ?? 0, event.dur! / 1000));
+    }
+    const names = [...top].sort((a, b) => b[1] - a[1]).slice(0, 5).map(([name, ms]) => `${name} ${ms.toFixed(1)}`).join(', ');
+    out.push(`  task at ${((task.ts - navigationStart) / 1000).toFixed(0).padStart(5)} ms for ${(task.dur! / 1000).toFixed(1).padStart(6)} ms: ${names}`);
+  }
+  return out;
+}
+
 interface Sample {
   usable: number;
   painted: number;
@@ -460,6 +491,78 @@ async function main(): Promise<string> {
       return navigate(warmPage, url, path, webhookUrl);
     };
 
+    if (process.argv.includes('--cold-waterfall')) {
+      // Where a cold dashboard navigation waits: each resource's start and end (page clock), per cold round (--rounds).
+      // `--ab <query>`: every other round opens the dashboard with that query added (an A/B of a switch the page reads).
+      const variant = process.argv.includes('--ab') ? process.argv[process.argv.indexOf('--ab') + 1]! : null;
+      const painted: number[] = [];
+      const paintedB: number[] = [];
+      for (let i = 0; i < Math.max(3, rounds) * (variant ? 2 : 1); i++) {
+        const b = variant !== null && i % 2 === 1;
+        const path = b ? `${dashboardPath}${variant}` : dashboardPath;
+        const context: BrowserContext = await harness.browser.newContext({ baseURL: url, viewport: viewportOf(dashboardPath) });
+        try {
+          await context.addInitScript(restoreSession, { origin: url, entries });
+          await context.addInitScript(instrument, instrumentArg);
+          const page = await context.newPage();
+          const profiled = i === 2 && process.argv.includes('--cpu');
+          const cdp = profiled ? await context.newCDPSession(page) : null;
+          if (cdp) {
+            await cdp.send('Profiler.enable');
+            await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+            await cdp.send('Profiler.start');
+          }
+          // A trace slows the page down (the v8 category most): only with --trace.
+          const traced = !cdp && process.argv.includes('--trace');
+          if (traced) await harness.browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'] });
+          const sample = await navigate(page, url, path, null);
+          const trace = traced ? (JSON.parse((await harness.browser.stopTracing()).toString()) as { traceEvents: TraceEvent[] }) : null;
+          if (cdp) {
+            const { profile } = (await cdp.send('Profiler.stop')) as unknown as {
+              profile: { nodes: { id: number; children?: number[]; callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number } }[]; samples: number[]; timeDeltas: number[] };
+            };
+            const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+            const parentOf = new Map<number, number>();
+            for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node.id);
+            const keyOf = (id: number) => {
+              const frame = byId.get(id)!.callFrame;
+              return `${frame.functionName || '(anonymous)'} ${frame.url.split('/').pop()}:${frame.lineNumber}:${frame.columnNumber}`;
+            };
+            const self = new Map<string, number>();
+            const inclusive = new Map<string, number>();
+            profile.samples.forEach((id, n) => {
+              const ms = (profile.timeDeltas[n] ?? 0) / 1000;
+              self.set(keyOf(id), (self.get(keyOf(id)) ?? 0) + ms);
+              const seen = new Set<string>();
+              for (let at: number | undefined = id; at !== undefined; at = parentOf.get(at)) {
+                const key = keyOf(at);
+                if (seen.has(key)) continue;
+                seen.add(key);
+                inclusive.set(key, (inclusive.get(key) ?? 0) + ms);
+              }
+            });
+            for (const [key, ms] of [...inclusive].sort((a, b) => b[1] - a[1]).slice(0, 45)) print(`${ms.toFixed(1).padStart(8)} ms  (total) ${key}`);
+            for (const [key, ms] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 30)) print(`${ms.toFixed(1).padStart(8)} ms  ${key}`);
+          }
+          const timing = await page.evaluate(() => {
+            const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
+            const resources = (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).map(
+              (entry) => [entry.name.replace(location.origin, '').slice(0, 90), entry.startTime, entry.responseEnd, entry.transferSize] as const,
+            );
+            return { nav: [nav.responseStart, nav.responseEnd, nav.domContentLoadedEventEnd] as const, resources };
+          });
+          (b ? paintedB : painted).push(sample.painted);
+          print(`cold round ${i + 1}${b ? ' (B)' : ''}: usable ${sample.usable.toFixed(0)} ms, painted ${sample.painted.toFixed(0)} ms; document response ${timing.nav[0].toFixed(0)}-${timing.nav[1].toFixed(0)}, DOMContentLoaded ${timing.nav[2].toFixed(0)}`);
+          for (const [name, start, end, size] of timing.resources) print(`${start.toFixed(0).padStart(6)} → ${end.toFixed(0).padStart(6)}  ${String(size).padStart(8)} B  ${name}`);
+          if (trace) for (const line of mainThreadTasks(trace.traceEvents, 2)) print(line);
+        } finally {
+          await context.close();
+        }
+      }
+      print(`cold dashboard painted, ms: ${painted.map((ms) => ms.toFixed(0)).join(' ')}; median ${median(painted).toFixed(0)}`);
+      if (variant) print(`cold dashboard with ${variant} (B), ms: ${paintedB.map((ms) => ms.toFixed(0)).join(' ')}; median ${median(paintedB).toFixed(0)}`);
+      return out.join('\n');
+    }
     if (process.argv.includes('--profile')) {
       // Where a warm dashboard navigation spends the page's main thread: a CPU profile (Chrome DevTools protocol), the
       // functions with the most self time, then stop (no rounds).

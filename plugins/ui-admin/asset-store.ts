@@ -22,6 +22,8 @@ async function gzip(bytes: Uint8Array): Promise<Uint8Array> {
 export interface AssetStore {
   /** The UI's index.html, or null when the UI is not built. Read on every call: a rebuild shows without a restart. */
   index(): Promise<Uint8Array | null>;
+  /** The build's route-preloads.json parsed (null when missing or unreadable), read fresh like the index. */
+  routePreloads(): Promise<unknown>;
   /** A file under assets/, or null. Hashed names never change content, so each is read and compressed once. */
   asset(name: string): Promise<CachedAsset | null>;
 }
@@ -37,6 +39,15 @@ export function createAssetStore(assets: StaticAssets | null): AssetStore {
   return {
     async index() {
       return assets ? assets.read('ui', 'index.html') : null;
+    },
+    async routePreloads() {
+      const bytes = assets ? await assets.read('ui', 'route-preloads.json') : null;
+      if (!bytes) return null;
+      try {
+        return JSON.parse(new TextDecoder().decode(bytes)) as unknown;
+      } catch {
+        return null;
+      }
     },
     async asset(name) {
       if (!assets || !ASSET_NAME.test(name)) return null;

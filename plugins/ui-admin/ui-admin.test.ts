@@ -33,8 +33,29 @@ async function writeDist(directory: string) {
   await writeFile(join(directory, 'index.html'), INDEX);
   await writeFile(join(directory, 'assets/main-ab12cd34.js'), SCRIPT);
   await writeFile(join(directory, 'assets/tiny-0f0f0f0f.css'), 'body{margin:0}');
+  await writeFile(join(directory, 'assets/dashboard-page-1a2b3c4d.js'), 'import"/assets/chart-5e6f7a8b.js";export default 1;');
+  await writeFile(join(directory, 'assets/chart-5e6f7a8b.js'), 'export const chart = 1;');
+  // As ui/build.ts writes it; one entry names a URL that is not a chunk's, which the server leaves out.
+  await writeFile(
+    join(directory, 'route-preloads.json'),
+    JSON.stringify({
+      routes: [
+        { pattern: '/dashboards/:id', files: ['/assets/dashboard-page-1a2b3c4d.js', '/assets/chart-5e6f7a8b.js', '"><script>x</script>'] },
+        { pattern: '/runs', files: ['/assets/chart-5e6f7a8b.js'] },
+      ],
+    }),
+  );
   await writeFile(join(directory, '.source-hash'), 'not served\n');
 }
+
+/** The index as served: the UI's config inlined as a data block at the end of the head, after the page's preloads. */
+function served(links: string[] = []): string {
+  const config = JSON.stringify({ authority: 'http://localhost:8080/auth/realms/loadplane', client_id: 'loadplane-ui', api_base_url: '/api/v1' });
+  const at = INDEX.indexOf('</head>');
+  const preloads = links.map((href) => `<link rel="modulepreload" crossorigin href="${href}">`).join('');
+  return `${INDEX.slice(0, at)}${preloads}<script type="application/json" id="loadplane-ui-config">${config.slice(0, -1)},"version":"VERSION"}</script>${INDEX.slice(at)}`;
+}
+const withoutVersion = (html: string) => html.replace(/"version":"[^"]*"/, '"version":"VERSION"');
 
 beforeAll(async () => {
   dist = await mkdtemp(join(tmpdir(), 'loadplane-ui-dist-'));
@@ -50,14 +71,14 @@ const get = (path: string, headers: Record<string, string> = {}) => ts.request(p
 
 describe('the index answers the UI\'s own paths', () => {
   test('/ and deep links answer index.html, revalidated every time, with the security headers', async () => {
-    for (const path of ['/', '/runs', '/runs/abc', '/tests/7f0c/edit', '/settings/api-tokens', '/signin-callback?code=x&state=y', '/audit-log']) {
+    for (const path of ['/runs/abc', '/tests/7f0c/edit', '/settings/api-tokens', '/signin-callback?code=x&state=y', '/audit-log', '/machines']) {
       const response = await get(path);
       expect(`${path} ${response.status}`).toBe(`${path} 200`);
       expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
       expect(response.headers.get('cache-control')).toBe('no-cache');
       expect(response.headers.get('x-content-type-options')).toBe('nosniff');
       expect(response.headers.get('referrer-policy')).toBe('no-referrer');
-      expect(await response.text()).toBe(INDEX);
+      expect(withoutVersion(await response.text())).toBe(served());
     }
     const csp = (await get('/runs/abc')).headers.get('content-security-policy')!;
     const directives = Object.fromEntries(csp.split(';').map((part) => part.trim().split(/\s+/)).map(([name, ...values]) => [name, values.join(' ')]));
@@ -72,6 +93,18 @@ describe('the index answers the UI\'s own paths', () => {
       'form-action': "'self' http://localhost:8080",
     });
     expect(directives['script-src']).toBeUndefined();
+  });
+
+  test("a page's own chunks are named for preloading (/ shows /runs), and the config read inline equals /ui-config.json", async () => {
+    const dashboard = await (await get('/dashboards/0b7e')).text();
+    expect(withoutVersion(dashboard)).toBe(served(['/assets/dashboard-page-1a2b3c4d.js', '/assets/chart-5e6f7a8b.js']));
+    for (const href of [...dashboard.matchAll(/rel="modulepreload" crossorigin href="([^"]+)"/g)].map((match) => match[1]!)) {
+      expect(`${href} ${(await get(href)).status}`).toBe(`${href} 200`);
+    }
+    expect(withoutVersion(await (await get('/')).text())).toBe(served(['/assets/chart-5e6f7a8b.js']));
+    expect(withoutVersion(await (await get('/runs/')).text())).toBe(served(['/assets/chart-5e6f7a8b.js']));
+    const inline = /<script type="application\/json" id="loadplane-ui-config">(.*?)<\/script>/.exec(dashboard)![1]!;
+    expect(JSON.parse(inline)).toEqual(await (await get('/ui-config.json')).json());
   });
 
   test('the index carries an ETag and answers 304 to it', async () => {

@@ -7,6 +7,7 @@ import { acceptsGzip, type AssetStore } from './asset-store.ts';
 import type { UiAdminConfig } from './config.ts';
 import { contentTypeOf, isCompressible } from './content-types.ts';
 import { faviconSvg } from './favicon.ts';
+import { pageHtml, preloadsFor } from './page-html.ts';
 import { htmlSecurityHeaders } from './security-headers.ts';
 import { uiRoutePatterns } from './ui-paths.ts';
 import { uiUnavailablePage } from './unavailable-page.ts';
@@ -38,8 +39,8 @@ export function uiRoutes(config: UiAdminConfig, store: AssetStore) {
 
   /** The index for any of the router's paths; revalidated every time (no-cache), so a new build shows at once. */
   const index = async ({ request }: { request: Request }) => {
-    const bytes = await store.index();
-    if (!bytes) {
+    const [stored, manifest] = await Promise.all([store.index(), store.routePreloads()]);
+    if (!stored) {
       return new Response(uiUnavailablePage(), {
         status: 503,
         headers: {
@@ -51,6 +52,9 @@ export function uiRoutes(config: UiAdminConfig, store: AssetStore) {
         },
       });
     }
+    // The page's own chunks named for preloading and the config inlined: the ETag follows the page's bytes.
+    const html = pageHtml(new TextDecoder().decode(stored), { preloads: preloadsFor(manifest, new URL(request.url).pathname), uiConfigJson: uiConfig });
+    const bytes = new TextEncoder().encode(html);
     const etag = await etagOf(bytes);
     const headers = { ...securityHeaders, 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache', etag };
     if (request.headers.get('if-none-match') === etag) return new Response(null, { status: 304, headers });

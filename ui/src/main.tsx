@@ -4,16 +4,17 @@ import { createRoot } from 'react-dom/client';
 import { App } from './app/app';
 import { applyTheme, readTheme } from './app/theme';
 import { preloadAllPages, preloadPageOf } from './app/routes';
+import { startPageDataEarly } from './app/early-page-data';
+import { whenAppQuiet } from './app/when-app-quiet';
+import { queryClient } from './api/query-client';
 
 applyTheme(readTheme());
-// The page asked for loads while the app starts (its config, the signed-in user), not after.
+// The page asked for loads while the app starts (its config, the signed-in user), not after; so do its first reads.
 preloadPageOf(location.pathname);
-// The other pages' code as soon as the browser is idle after the load: moving to one then renders it at once.
-window.addEventListener(
-  'load',
-  () => (typeof requestIdleCallback === 'function' ? requestIdleCallback(preloadAllPages, { timeout: 1000 }) : setTimeout(preloadAllPages, 0)),
-  { once: true },
-);
+startPageDataEarly(queryClient);
+// The other pages' code once this page has settled (its queries answered, the browser idle): moving to one then renders
+// it at once, and the page asked for never shares its connections or main thread with them.
+whenAppQuiet(queryClient, preloadAllPages);
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root');

@@ -5,8 +5,17 @@
  * thenable that answers at once, so a preloaded page shows in the same render.
  */
 import { type ComponentType, lazy, type LazyExoticComponent } from 'react';
+import type { QueryClient } from '@tanstack/react-query';
 
-type PageModule = { default: ComponentType };
+/** What a page's `prefetch` gets: the URL's parameters and query, and the app's query client. */
+export interface PageDataArgs {
+  params: Record<string, string>;
+  search: URLSearchParams;
+  queryClient: QueryClient;
+}
+
+/** A page's module: the page, and optionally its first reads, started before it renders (app/early-page-data.ts). */
+type PageModule = { default: ComponentType; prefetch?: (args: PageDataArgs) => unknown };
 
 export interface LazyPage {
   /** Loads the page's code (once); resolves when it is here. */

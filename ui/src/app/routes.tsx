@@ -1,5 +1,6 @@
 /** Routes: the contract's real URLs, each page loaded lazily (React.lazy) behind one Suspense. */
 import { lazy, Suspense } from 'react';
+import type { QueryClient } from '@tanstack/react-query';
 import { Redirect, Route, Switch } from 'wouter';
 import { Loading } from '../components/common/loading';
 import { lazyPage } from './lazy-page';
@@ -41,6 +42,34 @@ export function matchesPattern(pattern: string, pathname: string): boolean {
  */
 export function preloadPageOf(pathname: string): void {
   void pageRoutes.find((route) => matchesPattern(route.pattern, pathname))?.load().catch(() => undefined);
+}
+
+/** A path's values for a pattern's `:name` segments (the pattern matched already). */
+function paramsOf(pattern: string, pathname: string): Record<string, string> {
+  const have = (pathname.replace(/\/+$/, '') || '/').split('/');
+  const params: Record<string, string> = {};
+  pattern.split('/').forEach((segment, i) => {
+    if (!segment.startsWith(':')) return;
+    try {
+      params[segment.slice(1)] = decodeURIComponent(have[i] ?? '');
+    } catch {
+      params[segment.slice(1)] = have[i] ?? ''; // a malformed escape: the page gets it as written, and answers its 404
+    }
+  });
+  return params;
+}
+
+/**
+ * Starts the first reads of the page at this path (those its module's `prefetch` names) into the query cache, once its
+ * code is here. A page without `prefetch` reads when it renders, as always.
+ */
+export function prefetchPageData(pathname: string, search: string, queryClient: QueryClient): void {
+  const route = pageRoutes.find((one) => matchesPattern(one.pattern, pathname));
+  if (!route) return;
+  void route
+    .load()
+    .then((module) => module.prefetch?.({ params: paramsOf(route.pattern, pathname), search: new URLSearchParams(search), queryClient }))
+    .catch(() => undefined);
 }
 
 /** Loads every page's code (the app calls it once it is idle), so moving between pages never waits for a chunk. */

@@ -17,10 +17,12 @@ import { Loading } from '../../components/common/loading';
 import { PageHeader } from '../../components/common/page-header';
 import { DashboardPanel, preloadChart } from './dashboard-panel';
 import { dashboardQuery, recentRunsQuery, type Dashboard } from './dashboard-queries';
-import { RANGES, rangeOf, type NameOf, type RangeChoice, type RangeId } from './metric-query';
+import { RANGES, rangeChoiceOf, rangeOf, refetchMsOf, type NameOf } from './metric-query';
 import { MAX_PANELS, type Panel } from './panel-draft';
 import { PanelForm, type Choice } from './panel-form';
 import './dashboards.css';
+
+export { prefetchDashboard as prefetch } from './dashboard-prefetch';
 
 type Editing = { kind: 'none' } | { kind: 'new' } | { kind: 'edit'; index: number };
 
@@ -59,12 +61,11 @@ export default function DashboardPage() {
     [runById, testNames, machineNames, chosenRun.data],
   );
 
-  const rangeId = (RANGES.some((r) => r.id === params.get('range')) ? params.get('range') : '1h') as RangeId;
-  const choice: RangeChoice = runId ? { kind: 'run', runId } : { kind: 'relative', id: rangeId };
+  const choice = rangeChoiceOf(params);
+  const rangeId = choice.kind === 'relative' ? choice.id : '1h';
   const run = runId ? (chosenRun.data ?? runById.get(runId) ?? null) : null;
   const range = rangeOf(choice, run);
-  const live = choice.kind === 'relative' || (run !== null && !run.finished_at);
-  const refetchMs = choice.kind === 'relative' ? 30_000 : live ? 5_000 : false;
+  const refetchMs = refetchMsOf(choice, run);
 
   const setRange = (value: string) =>
     setParams(
