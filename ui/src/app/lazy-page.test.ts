@@ -27,3 +27,13 @@ test('a chunk that failed to load is asked for again next time', async () => {
   expect((await page.load()).default).toBe(Page);
   expect(attempts).toBe(2);
 });
+
+test('a page whose code is here renders in the same render; one whose code is not shows the loading line', async () => {
+  const { renderToString } = await import('react-dom/server');
+  const { createElement } = await import('react');
+  const Hello = ({ who }: { who?: string }) => createElement('h1', null, `hello ${who}`);
+  const page = lazyPage(async () => ({ default: Hello as never }));
+  expect(renderToString(createElement(page.Page, { who: 'a' }))).toContain('Loading');
+  await page.load();
+  expect(renderToString(createElement(page.Page, { who: 'a' }))).toBe('<h1>hello a</h1>');
+});

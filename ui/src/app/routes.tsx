@@ -1,4 +1,4 @@
-/** Routes: the contract's real URLs, each page loaded lazily (React.lazy) behind one Suspense. */
+/** Routes: the contract's real URLs, each page's code loaded on first use (lazyPage: no Suspense) or early (preloadPageOf). */
 import { lazy, Suspense } from 'react';
 import type { QueryClient } from '@tanstack/react-query';
 import { Redirect, Route, Switch } from 'wouter';
