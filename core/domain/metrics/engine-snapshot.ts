@@ -3,7 +3,7 @@
  * for load-tool plugins whose engine aggregates itself (Locust's request hook, Artillery's plugin); and their
  * per-endpoint lines, for the results per endpoint.
  */
-import { type EncodedHistogram, LatencyHistogram } from './histogram.ts';
+import { type EncodedHistogram, inspectEncoded, LatencyHistogram } from './histogram.ts';
 import type { FailureDetail, MetricRecorder } from './metric-recorder.ts';
 
 const count = (value: unknown) => (typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : null);
@@ -25,12 +25,20 @@ export function readEngineSnapshot(json: string): EngineSnapshot | null {
   return checkedSnapshot(parseJson(json) as ParsedSnapshot | null);
 }
 
-function checkedSnapshot(parsed: ParsedSnapshot | null): EngineSnapshot | null {
+/** A snapshot's counts and times, checked: null when they are not sound. */
+function checkedFigures(parsed: ParsedSnapshot | null): { requests: number; errors: number; startedAt: number; endedAt: number } | null {
   const requests = count(parsed?.requests);
   const errors = count(parsed?.errors);
   const startedAt = epoch(parsed?.startedAt);
   const endedAt = epoch(parsed?.endedAt);
   if (!parsed || requests === null || errors === null || startedAt === null || endedAt === null || errors > requests) return null;
+  return { requests, errors, startedAt, endedAt };
+}
+
+function checkedSnapshot(parsed: ParsedSnapshot | null): EngineSnapshot | null {
+  const figures = checkedFigures(parsed);
+  if (!parsed || !figures) return null;
+  const { requests, errors, startedAt, endedAt } = figures;
   let histogram: LatencyHistogram;
   try {
     histogram = LatencyHistogram.decode(parsed.histogram!);
@@ -53,12 +61,22 @@ const failureKinds = new Set(['status', 'network', 'check', 'script']);
 export function absorbEngineEndpoint(recorder: MetricRecorder, json: string): boolean {
   // Parsed once: an engine prints one such line per endpoint and interval (50 a second for a test of 50 steps).
   const endpoint = parseJson(json) as (ParsedSnapshot & { name?: unknown; failures?: unknown }) | null;
-  const snapshot = checkedSnapshot(endpoint);
-  if (!snapshot || !endpoint) return false;
+  const figures = checkedFigures(endpoint);
+  if (!figures || !endpoint) return false;
   if (typeof endpoint.name !== 'string') return false;
-  // A line of failures alone (k6's failed checks, named by no request) adds no endpoint.
-  if (snapshot.requests > 0 || snapshot.histogram.count > 0) {
-    recorder.absorbEndpoint(endpoint.name, { histogram: snapshot.histogram, requests: snapshot.requests, errors: snapshot.errors });
+  // The histogram goes to the recorder encoded, as printed: checked there as decoding checks it (a torn one throws
+  // before anything is recorded), and sent on as it came when it is the endpoint's only one in the interval, not
+  // decoded, merged and encoded again for the same string.
+  const histogram = endpoint.histogram;
+  if (!histogram) return false; // decode refuses a missing one
+  try {
+    // A line of failures alone (k6's failed checks, named by no request) adds no endpoint; its histogram is checked all
+    // the same. A sound histogram's count is the samples of its buckets.
+    if (figures.requests > 0 || histogram.count > 0) {
+      recorder.absorbEndpoint(endpoint.name, { encoded: histogram, requests: figures.requests, errors: figures.errors });
+    } else inspectEncoded(histogram);
+  } catch {
+    return false;
   }
   if (!Array.isArray(endpoint.failures)) return true;
   for (const failure of endpoint.failures as { kind?: unknown; code?: unknown; message?: unknown; count?: unknown }[]) {

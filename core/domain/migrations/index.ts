@@ -21,6 +21,7 @@ import { Migration0019TestBaselines } from './0019-test-baselines.ts';
 import { Migration0020Schedules } from './0020-schedules.ts';
 import { Migration0021EndpointTimeline } from './0021-endpoint-timeline.ts';
 import { Migration0022OutboxCursors } from './0022-outbox-cursors.ts';
+import { Migration0023EndpointMinutesUncompressed } from './0023-endpoint-minutes-uncompressed.ts';
 
 export const coreMigrations = [
   Migration0001Foundation,
@@ -45,4 +46,5 @@ export const coreMigrations = [
   Migration0020Schedules,
   Migration0021EndpointTimeline,
   Migration0022OutboxCursors,
+  Migration0023EndpointMinutesUncompressed,
 ];

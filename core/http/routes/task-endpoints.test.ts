@@ -11,7 +11,14 @@ import { startTestService, type TestService } from '../../../tests/helpers/test-
 import type { ErrorGroup, MetricSnapshot } from '../../capabilities/load-tool.ts';
 import { LatencyHistogram } from '../../domain/metrics/histogram.ts';
 import { maxEndpointNames, otherEndpoint } from '../../domain/metrics/metric-recorder.ts';
-import { readRunEndpoints, runEndpointFigures, storeIntervalEndpoints } from '../../services/metrics/run-endpoints.ts';
+import {
+  type EndpointsMemo,
+  readRunEndpoints,
+  readRunErrors,
+  rememberStoredInterval,
+  runEndpointFigures,
+  storeIntervalEndpoints,
+} from '../../services/metrics/run-endpoints.ts';
 import { sqlOf, transaction } from '../../services/sql.ts';
 
 type Endpoint = { name: string; requests: number; errors: number; error_rate: number; requests_per_sec: number; p50: number; p95: number; p99: number; max: number };
@@ -37,8 +44,11 @@ interface IntervalSpec {
   errorGroups?: ErrorGroup[];
 }
 
-/** Stores an interval's endpoints and errors in one transaction, as the agent session does after the interval point. */
-async function storeInterval(run: MetricRun, spec: IntervalSpec): Promise<void> {
+/**
+ * Stores an interval's endpoints and errors in one transaction, as the agent session does after the interval point;
+ * with `memos`, as a replica with its memo does (store-metric-interval.ts).
+ */
+async function storeInterval(run: MetricRun, spec: IntervalSpec, memos?: EndpointsMemo): Promise<void> {
   const all = spec.endpoints.flatMap((endpoint) => endpoint.latencies);
   const snapshot: MetricSnapshot = {
     histogram: histogramOf(all).encode(),
@@ -54,7 +64,9 @@ async function storeInterval(run: MetricRun, spec: IntervalSpec): Promise<void> 
     })),
     ...(spec.errorGroups ? { errorGroups: spec.errorGroups } : {}),
   };
-  await transaction(ts.service.database, (tx) => storeIntervalEndpoints(tx, { workspaceId: run.workspaceId, taskId: run.taskId, machineId: spec.machineId }, snapshot));
+  const owner = { workspaceId: run.workspaceId, taskId: run.taskId, machineId: spec.machineId };
+  const stored = await transaction(ts.service.database, (tx) => storeIntervalEndpoints(tx, owner, snapshot, memos));
+  if (memos && stored) rememberStoredInterval(memos, stored);
 }
 
 const get = (taskId: string, what: 'endpoints' | 'errors', token = owner) => ts.request(`/api/v1/tasks/${taskId}/${what}`, { token });
@@ -240,6 +252,54 @@ describe('endpoints: the guard of 200 names a run', () => {
     expect(answer).toHaveLength(maxEndpointNames + 1);
     expect(answer[0]!.name).toBe('/raced/0');
     expect(answer.at(-1)).toMatchObject({ name: otherEndpoint, requests: 100 + 99 + 98 });
+  });
+});
+
+describe('endpoints: what a replica remembers', () => {
+  test('two replicas with their memos taking turns store what no memo stores: the same figures, timelines and errors', async () => {
+    // 3 minutes from two machines, 230 names coming over time (past the guard of 200), error groups, a name new to the
+    // run in an error group only, and a late interval of an earlier minute (an agent's resend after a reconnect).
+    let seed = 7;
+    const random = () => ((seed = (seed * 1664525 + 1013904223) % 2 ** 32) / 2 ** 32);
+    const specs: IntervalSpec[] = [];
+    for (let s = 1; s <= 130; s++) {
+      for (const [m, machineId] of [machineA, machineB].entries()) {
+        // A new name each interval until all 230 came (by the second minute's end), and some the run has.
+        const names = [`/n/${(2 * s + m) % 230}`, ...Array.from({ length: Math.floor(random() * 8) }, () => `/n/${Math.floor(random() * Math.min(230, 2 * s))}`)];
+        specs.push({
+          machineId,
+          s,
+          endpoints: [...new Set(names)].map((name) => ({ name, latencies: Array.from({ length: 1 + Math.floor(random() * 5) }, () => 1 + random() * 50), errors: random() < 0.2 ? 1 : 0 })),
+          ...(random() < 0.3 ? { errorGroups: [{ endpoint: random() < 0.1 ? `/only-errors/${s}` : names[0]!, kind: 'status' as const, code: String(500 + (s % 3)), message: 'status', count: 1 }] } : {}),
+        });
+      }
+      if (s === 125) specs.push({ machineId: machineA, s: 50, endpoints: [{ name: '/n/1', latencies: [7, 8] }, { name: '/n/2', latencies: [9] }] });
+    }
+    const plain = await createMetricRun(ts, owner, 'no memo');
+    const remembered = await createMetricRun(ts, owner, 'two replicas');
+    const replicas: EndpointsMemo[] = [new Map(), new Map()];
+    for (const [i, spec] of specs.entries()) {
+      await storeInterval(plain, spec);
+      await storeInterval(remembered, spec, replicas[Math.floor(i / 7) % 2]);
+    }
+    const sql = sqlOf(ts.service.database);
+    const answers = async (run: MetricRun) => ({
+      endpoints: await readRunEndpoints(sql, run.workspaceId, run.taskId, { timeline: true }),
+      errors: await readRunErrors(sql, run.workspaceId, run.taskId),
+      names: (await sql.all<{ name: string }>('select name from task_endpoint_names where task_id = ? order by name', [run.taskId])).map((row) => row.name),
+    });
+    const expected = await answers(plain);
+    // Past the guard (names seen in error groups only take places too).
+    expect(expected.names).toHaveLength(maxEndpointNames + 1);
+    expect(expected.endpoints.at(-1)!.name).toBe(otherEndpoint);
+    expect(await answers(remembered)).toEqual(expected);
+    // The memos spared statements: they know the run's names.
+    expect(replicas.every((memo) => memo.get(remembered.taskId)!.names.size === expected.names.length)).toBe(true);
+    // Closed minutes are still folded as they close: no more rows of them left than without memos, but for the late
+    // interval's two (a replica that checked its minute already folds them with the next minute).
+    const closedRows = async (run: MetricRun) =>
+      (await sql.all<{ n: number }>('select count(*)::int as n from task_endpoint_minutes where task_id = ? and minute >= 0 and minute < ?', [run.taskId, Math.floor((start + 129_500) / 60_000)]))[0]!.n;
+    expect(await closedRows(remembered)).toBeLessThanOrEqual((await closedRows(plain)) + 2);
   });
 });
 

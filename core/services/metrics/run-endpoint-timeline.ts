@@ -3,7 +3,7 @@
  * when a machine's minute closes, read for the endpoints table's sparklines and the top-10 chart together with the
  * minutes still open. Percentiles come from the merged histograms, never averaged.
  */
-import { LatencyHistogram, mergedPercentiles, type EncodedHistogram } from '../../domain/metrics/histogram.ts';
+import { LatencyHistogram, mergedPercentiles, mergeEncodedHistograms, type EncodedHistogram } from '../../domain/metrics/histogram.ts';
 import type { Sql } from '../sql.ts';
 
 /** One minute of one endpoint. */
@@ -36,13 +36,13 @@ const parsed = (histogram: EncodedHistogram | string): EncodedHistogram =>
  */
 export async function storeClosedMinutes(tx: Sql, owner: { workspaceId: string; taskId: string }, closed: readonly ClosedMinute[]): Promise<void> {
   if (closed.length === 0) return;
-  const merged = new Map<string, { name: string; minute: number; histogram: LatencyHistogram; requests: number; errors: number }>();
+  const merged = new Map<string, { name: string; minute: number; histograms: EncodedHistogram[]; requests: number; errors: number }>();
   for (const row of closed) {
     const minute = Number(row.minute);
     const key = JSON.stringify([row.name, minute]);
     let one = merged.get(key);
-    if (!one) merged.set(key, (one = { name: row.name, minute, histogram: new LatencyHistogram(), requests: 0, errors: 0 }));
-    one.histogram.mergeEncoded(parsed(row.histogram));
+    if (!one) merged.set(key, (one = { name: row.name, minute, histograms: [], requests: 0, errors: 0 }));
+    one.histograms.push(parsed(row.histogram));
     one.requests += Number(row.requests);
     one.errors += Number(row.errors);
   }
@@ -70,7 +70,8 @@ export async function storeClosedMinutes(tx: Sql, owner: { workspaceId: string; 
       minute: one.minute,
       requests: Number(row.requests) + one.requests,
       errors: Number(row.errors) + one.errors,
-      histogram: LatencyHistogram.decode(parsed(row.histogram)).merge(one.histogram).encode(),
+      // decode(stored).merge(the machine's minutes merged).encode(), in two passes without a Map (mergeEncodedHistograms).
+      histogram: mergeEncodedHistograms([parsed(row.histogram), mergeEncodedHistograms(one.histograms)], { firstDecoded: true }),
     };
   });
   await tx.all(
