@@ -24,6 +24,7 @@ import { POSTGRES_SKIP_MESSAGE, startPostgresServer } from '../tests/helpers/pos
 import { freePort } from '../tests/helpers/service-process.ts';
 import { startTestService, type TestService } from '../tests/helpers/test-service.ts';
 import { fmt, fmtInt, markdownTable, parseFlags, percentile } from './runs/harness.ts';
+import { seededRandom } from '../tests/helpers/seeded-random.ts';
 
 const { flags, words } = parseFlags(process.argv.slice(2), { seconds: '3600', machines: '8', endpoints: '50', rate: '20', requests: '200', warmup: '10' });
 const modes = (words.length > 0 ? words : ['postgres', 'pglite']) as ('postgres' | 'pglite')[];
@@ -35,16 +36,7 @@ const requests = Number(flags.requests);
 const warmup = Number(flags.warmup);
 
 // A small deterministic PRNG (mulberry32) and a log-normal latency per endpoint: medians 5..200 ms, spread 0.5.
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const prng = (seed: number) => seededRandom(seed).next;
 const endpointNames = Array.from({ length: endpointCount }, (_, i) => `${['GET', 'POST', 'PUT', 'DELETE'][i % 4]} /api/resource-${i}/items`);
 const medians = Array.from({ length: endpointCount }, (_, i) => 5 * Math.pow(40, i / Math.max(1, endpointCount - 1)));
 

@@ -38,6 +38,7 @@ import { freePort } from '../../tests/helpers/service-process.ts';
 import { startTestService } from '../../tests/helpers/test-service.ts';
 import { pidListeningOn } from '../cpu.ts';
 import { childrenOf, fmt, markdownTable, median, parseFlags, processCpuSeconds } from './harness.ts';
+import { seededRandom } from '../../tests/helpers/seeded-random.ts';
 
 const { flags, words } = parseFlags(process.argv.slice(2), {
   rounds: '3',
@@ -60,16 +61,7 @@ const rateText = totalRate > 0 ? `${totalRate} requests a second over the steps`
 const distinct = Number(flags.distinct);
 if (intervals > 600 || agentIntervals > 3000) throw new Error('keep runs short on a shared machine: --intervals ≤ 600, --agent-intervals ≤ 3000');
 
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const prng = (seed: number) => seededRandom(seed).next;
 
 /** A fixed minute-aligned start (the digests hold times): the runs' intervals follow it one second apart. */
 const start = Date.UTC(2026, 0, 1);
