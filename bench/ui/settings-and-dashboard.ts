@@ -113,6 +113,41 @@ function restoreSession(arg: { origin: string; entries: [string, string][] }) {
   for (const [key, value] of arg.entries) if (sessionStorage.getItem(key) === null) sessionStorage.setItem(key, value);
 }
 
+interface CpuProfile {
+  nodes: { id: number; children?: number[]; callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number } }[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/**
+ * A Chrome DevTools CPU profile by function (name, file, line and column), most time first: its own samples (self), and
+ * its samples with its callees' (inclusive, counted once per function on each sample's stack).
+ */
+function profileTops(profile: CpuProfile): { self: [string, number][]; inclusive: [string, number][] } {
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const parentOf = new Map<number, number>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node.id);
+  const keyOf = (id: number) => {
+    const frame = byId.get(id)!.callFrame;
+    return `${frame.functionName || '(anonymous)'} ${frame.url.split('/').pop()}:${frame.lineNumber}:${frame.columnNumber}`;
+  };
+  const self = new Map<string, number>();
+  const inclusive = new Map<string, number>();
+  profile.samples.forEach((id, n) => {
+    const ms = (profile.timeDeltas[n] ?? 0) / 1000;
+    self.set(keyOf(id), (self.get(keyOf(id)) ?? 0) + ms);
+    const seen = new Set<string>();
+    for (let at: number | undefined = id; at !== undefined; at = parentOf.get(at)) {
+      const key = keyOf(at);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      inclusive.set(key, (inclusive.get(key) ?? 0) + ms);
+    }
+  });
+  const sorted = (map: Map<string, number>) => [...map].sort((a, b) => b[1] - a[1]);
+  return { self: sorted(self), inclusive: sorted(inclusive) };
+}
+
 interface TraceEvent {
   name: string;
   ph: string;
@@ -518,31 +553,10 @@ async function main(): Promise<string> {
           const sample = await navigate(page, url, path, null);
           const trace = traced ? (JSON.parse((await harness.browser.stopTracing()).toString()) as { traceEvents: TraceEvent[] }) : null;
           if (cdp) {
-            const { profile } = (await cdp.send('Profiler.stop')) as unknown as {
-              profile: { nodes: { id: number; children?: number[]; callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number } }[]; samples: number[]; timeDeltas: number[] };
-            };
-            const byId = new Map(profile.nodes.map((node) => [node.id, node]));
-            const parentOf = new Map<number, number>();
-            for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node.id);
-            const keyOf = (id: number) => {
-              const frame = byId.get(id)!.callFrame;
-              return `${frame.functionName || '(anonymous)'} ${frame.url.split('/').pop()}:${frame.lineNumber}:${frame.columnNumber}`;
-            };
-            const self = new Map<string, number>();
-            const inclusive = new Map<string, number>();
-            profile.samples.forEach((id, n) => {
-              const ms = (profile.timeDeltas[n] ?? 0) / 1000;
-              self.set(keyOf(id), (self.get(keyOf(id)) ?? 0) + ms);
-              const seen = new Set<string>();
-              for (let at: number | undefined = id; at !== undefined; at = parentOf.get(at)) {
-                const key = keyOf(at);
-                if (seen.has(key)) continue;
-                seen.add(key);
-                inclusive.set(key, (inclusive.get(key) ?? 0) + ms);
-              }
-            });
-            for (const [key, ms] of [...inclusive].sort((a, b) => b[1] - a[1]).slice(0, 45)) print(`${ms.toFixed(1).padStart(8)} ms  (total) ${key}`);
-            for (const [key, ms] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 30)) print(`${ms.toFixed(1).padStart(8)} ms  ${key}`);
+            const { profile } = (await cdp.send('Profiler.stop')) as unknown as { profile: CpuProfile };
+            const tops = profileTops(profile);
+            for (const [key, ms] of tops.inclusive.slice(0, 45)) print(`${ms.toFixed(1).padStart(8)} ms  (total) ${key}`);
+            for (const [key, ms] of tops.self.slice(0, 30)) print(`${ms.toFixed(1).padStart(8)} ms  ${key}`);
           }
           const timing = await page.evaluate(() => {
             const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
@@ -572,33 +586,11 @@ async function main(): Promise<string> {
       await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
       await cdp.send('Profiler.start');
       const sample = await warmRound(dashboardPath, null);
-      const { profile } = (await cdp.send('Profiler.stop')) as unknown as {
-        profile: { nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[]; samples: number[]; timeDeltas: number[] };
-      };
-      const self = new Map<string, number>();
-      const byId = new Map(profile.nodes.map((node) => [node.id, node]));
-      profile.samples.forEach((id, i) => {
-        const frame = byId.get(id)!.callFrame;
-        const key = `${frame.functionName || '(anonymous)'} ${frame.url.split('/').pop()}:${frame.lineNumber}`;
-        self.set(key, (self.get(key) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
-      });
-      // Inclusive time per function: a node's samples and its descendants', added once per function on each path.
-      const parentOf = new Map<number, number>();
-      for (const node of profile.nodes as { id: number; children?: number[] }[]) for (const child of node.children ?? []) parentOf.set(child, node.id);
-      const inclusive = new Map<string, number>();
-      profile.samples.forEach((id, i) => {
-        const seen = new Set<string>();
-        for (let at: number | undefined = id; at !== undefined; at = parentOf.get(at)) {
-          const frame = byId.get(at)!.callFrame;
-          const key = `${frame.functionName || '(anonymous)'} ${frame.url.split('/').pop()}:${frame.lineNumber}`;
-          if (seen.has(key)) continue;
-          seen.add(key);
-          inclusive.set(key, (inclusive.get(key) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
-        }
-      });
-      for (const [key, ms] of [...inclusive].sort((a, b) => b[1] - a[1]).slice(0, 40)) print(`${ms.toFixed(1).padStart(8)} ms  (total) ${key}`);
+      const { profile } = (await cdp.send('Profiler.stop')) as unknown as { profile: CpuProfile };
+      const tops = profileTops(profile);
+      for (const [key, ms] of tops.inclusive.slice(0, 40)) print(`${ms.toFixed(1).padStart(8)} ms  (total) ${key}`);
       print(`profiled navigation: usable ${sample.usable.toFixed(0)} ms, painted ${sample.painted.toFixed(0)} ms, last API answer ${sample.lastApiEnd.toFixed(0)} ms`);
-      for (const [key, ms] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 30)) print(`${ms.toFixed(1).padStart(8)} ms  ${key}`);
+      for (const [key, ms] of tops.self.slice(0, 30)) print(`${ms.toFixed(1).padStart(8)} ms  ${key}`);
       // The waterfall: every resource the navigation loaded, when it started and ended (page clock).
       const resources = await warmPage.evaluate(() =>
         (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).map((entry) => [entry.name.replace(location.origin, '').slice(0, 90), entry.startTime, entry.responseEnd] as const),
@@ -607,8 +599,8 @@ async function main(): Promise<string> {
       // The main thread's time by kind of work (a DevTools timeline trace of one more navigation).
       await harness.browser.startTracing(warmPage, { categories: ['devtools.timeline', 'v8', 'disabled-by-default-devtools.timeline'] });
       await warmRound(dashboardPath, null);
-      const trace = JSON.parse((await harness.browser.stopTracing()).toString()) as { traceEvents: { name: string; ph: string; dur?: number; tid: number; pid: number; args?: { data?: { url?: string } } }[] };
-      const main = trace.traceEvents.find((event) => event.name === 'thread_name' && (event.args as { name?: string } | undefined)?.name === 'CrRendererMain');
+      const trace = JSON.parse((await harness.browser.stopTracing()).toString()) as { traceEvents: TraceEvent[] };
+      const main = trace.traceEvents.find((event) => event.name === 'thread_name' && event.args?.name === 'CrRendererMain');
       const kinds = new Map<string, number>();
       for (const event of trace.traceEvents) {
         if (event.ph !== 'X' || !event.dur || !main || event.tid !== main.tid || event.pid !== main.pid) continue;
@@ -616,20 +608,7 @@ async function main(): Promise<string> {
       }
       for (const [name, ms] of [...kinds].sort((a, b) => b[1] - a[1]).slice(0, 25)) print(`${ms.toFixed(1).padStart(8)} ms  (inclusive) ${name}`);
       // The main thread's tasks in order (those over 3 ms), from the document's first parse: when the page worked and waited.
-      type TraceEvent = (typeof trace.traceEvents)[number] & { ts: number };
-      const events = trace.traceEvents as TraceEvent[];
-      // The trace has no navigationStart here: its first HTML parse stands in (the document arrives ~5 ms after the start).
-      const navigationStart = events.find((event) => event.name === 'ParseHTML' && event.pid === main?.pid)?.ts;
-      if (main && navigationStart !== undefined) {
-        const onMain = events.filter((event) => event.ph === 'X' && event.tid === main.tid && event.pid === main.pid && event.dur);
-        for (const task of onMain.filter((event) => event.name === 'RunTask' && event.dur! > 3000 && event.ts >= navigationStart)) {
-          const inside = onMain.filter((event) => event !== task && event.ts >= task.ts && event.ts + event.dur! <= task.ts + task.dur! && event.name !== 'RunTask');
-          const top = new Map<string, number>();
-          for (const event of inside) top.set(event.name, Math.max(top.get(event.name) ?? 0, event.dur! / 1000));
-          const names = [...top].sort((a, b) => b[1] - a[1]).slice(0, 4).map(([name, ms]) => `${name} ${ms.toFixed(1)}`).join(', ');
-          print(`  task at ${((task.ts - navigationStart) / 1000).toFixed(0).padStart(5)} ms for ${(task.dur! / 1000).toFixed(1).padStart(6)} ms: ${names}`);
-        }
-      }
+      for (const line of mainThreadTasks(trace.traceEvents, 3)) print(line);
       const marks = await warmPage.evaluate(() => performance.getEntriesByType('navigation').map((n) => JSON.stringify({ dcl: (n as PerformanceNavigationTiming).domContentLoadedEventEnd, response: (n as PerformanceNavigationTiming).responseEnd })));
       print(`navigation: ${marks.join(' ')}`);
       return out.join('\n');

@@ -18,7 +18,7 @@ export function preloadChart(): void {
 }
 
 /** How far outside the viewport a panel starts loading. */
-const NEAR_MARGIN_PX = 300;
+export const NEAR_MARGIN_PX = 300;
 
 /** Whether the element has come near the viewport (stays true once it has). */
 function useNearViewport<T extends Element>(): [RefObject<T | null>, boolean] {

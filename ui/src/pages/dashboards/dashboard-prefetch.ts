@@ -7,14 +7,14 @@
 import { machinesQuery, taskQuery, testsQuery } from '../../api/queries';
 import type { Task } from '../../api/types';
 import type { PageDataArgs } from '../../app/lazy-page';
-import { preloadChart } from './dashboard-panel';
+import { NEAR_MARGIN_PX, preloadChart } from './dashboard-panel';
 import { dashboardQuery, metricQuery, recentRunsQuery } from './dashboard-queries';
 import { rangeChoiceOf, rangeOf, refetchMsOf, requestOf } from './metric-query';
 
 /** Panels a page shows near its first viewport: the grid's columns (30rem at least) by the rows within the load margin. */
 function panelsNearFirstViewport(): number {
   const columns = Math.max(1, Math.floor(window.innerWidth / 500));
-  const rows = Math.ceil((window.innerHeight + 300) / 280);
+  const rows = Math.ceil((window.innerHeight + NEAR_MARGIN_PX) / 280);
   return Math.max(2, columns * rows);
 }
 
