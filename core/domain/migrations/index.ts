@@ -22,6 +22,7 @@ import { Migration0020Schedules } from './0020-schedules.ts';
 import { Migration0021EndpointTimeline } from './0021-endpoint-timeline.ts';
 import { Migration0022OutboxCursors } from './0022-outbox-cursors.ts';
 import { Migration0023EndpointMinutesUncompressed } from './0023-endpoint-minutes-uncompressed.ts';
+import { Migration0024TaskMetricChanges } from './0024-task-metric-changes.ts';
 
 export const coreMigrations = [
   Migration0001Foundation,
@@ -47,4 +48,5 @@ export const coreMigrations = [
   Migration0021EndpointTimeline,
   Migration0022OutboxCursors,
   Migration0023EndpointMinutesUncompressed,
+  Migration0024TaskMetricChanges,
 ];

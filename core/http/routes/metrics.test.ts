@@ -99,6 +99,48 @@ describe('metrics: query', () => {
     expect((await query('metric=requests&start=-10m')).series).toEqual([]);
   });
 
+  test('format=columns: the same series aligned on shared times, a null where a series has no point', async () => {
+    const user = await ts.createUser('metrics-columns');
+    const sparse = await createMetricRun(ts, user, 'metrics-columns');
+    // Machine A reports seconds 1, 2 and 5 (a quiet stretch from 3 to 4); machine B only second 2.
+    await insertPoints(ts, sparse, [1, 2, 5].map((s) => ({ machineId: machineA, t: base + s, latencies: [10] })));
+    await insertPoints(ts, sparse, [{ machineId: machineB, t: base + 2, latencies: [20, 20] }]);
+    const params = `metric=requests&start=${base}&end=${base + 10}&step=1s&by=machine&run=${sparse.taskId}`;
+    const points = await query(params, user);
+    expect(points.series.map((s) => s.points)).toEqual([
+      [[base + 1, 1], [base + 2, 1], [base + 5, 1]],
+      [[base + 2, 2]],
+    ]);
+    for (let round = 0; round < 2; round++) {
+      // The second time from the answers kept for the run (the points one, then the columns one).
+      const response = await get(`/query?${params}&format=columns`, user);
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual({
+        metric: 'requests',
+        unit: 'requests',
+        start: base,
+        end: base + 10,
+        step: 1,
+        by: ['machine'],
+        times: [base + 1, base + 2, base + 3, base + 5],
+        series: [
+          { labels: { machine: machineA }, values: [1, 1, null, 1] },
+          { labels: { machine: machineB }, values: [null, 2, null, null] },
+        ],
+      });
+    }
+    // A point stored since: both shapes read it.
+    await insertPoints(ts, sparse, [{ machineId: machineB, t: base + 3, latencies: [20] }]);
+    const columns = (await (await get(`/query?${params}&format=columns`, user)).json()) as { times: number[]; series: { values: (number | null)[] }[] };
+    // Second 3 now has a point: the quiet stretch is 4 alone.
+    expect(columns.times).toEqual([base + 1, base + 2, base + 3, base + 4, base + 5]);
+    expect(columns.series.map((s) => s.values)).toEqual([
+      [1, 1, null, null, 1],
+      [null, 2, 1, null, null],
+    ]);
+    expect((await query(`${params}&format=points`, user)).series[1]!.points).toEqual([[base + 2, 2], [base + 3, 1]]);
+  });
+
   test('bad input is a clear 400', async () => {
     const cases: [string, RegExp][] = [
       ['', /metric/],
@@ -112,6 +154,7 @@ describe('metrics: query', () => {
       [`metric=requests&step=500ms`, /step must be at least 1s/],
       [`metric=requests&by=colour`, /by names labels/],
       [`metric=requests&metric=errors`, /metric may be given once/],
+      [`metric=requests&format=csv`, /format/],
     ];
     for (const [params, message] of cases) {
       const response = await get(`/query?${params}`);
@@ -138,8 +181,10 @@ describe('metrics: a kept answer is never stale', () => {
     await insertPoints(ts, fresh, [{ machineId: machineB, t: base + 6, latencies: [10, 10, 500] }]);
     expect((await query(params, user)).series[0]!.points).toEqual([[base + 60, 5]]);
     expect((await query(p99, user)).series[0]!.points).toEqual([[base + 60, 500]]);
-    await sqlOf(ts.service.database).all('delete from task_metric_points where task_id = ?', [fresh.taskId]);
+    // A run goes with its test (or workspace): its points and its change counter with it.
+    await sqlOf(ts.service.database).all('delete from tasks where id = ?', [fresh.taskId]);
     expect((await query(params, user)).series).toEqual([]);
+    expect((await query(p99, user)).series).toEqual([]);
   });
 });
 

@@ -23,15 +23,21 @@ export function createMetricsRetention(deps: { db: Database; now?: () => number;
     for (const [plan, limits] of Object.entries(planLimits)) {
       const cutoff = now - limits.metricsRetentionDays * 86_400;
       for (;;) {
-        const rows = await sql.all<{ id: string }>(
-          `delete from task_metric_points where id in (
-             select p.id from task_metric_points p join workspaces w on w.id = p.workspace_id
-             where w.plan = ? and p.ended_at < to_timestamp(?) limit ?)
-           returning id`,
+        // One statement: the batch's points and the bump of their runs' change counters (metric-changes.ts) together.
+        const [row] = await sql.all<{ deleted: number | string }>(
+          `with gone as (
+             delete from task_metric_points where id in (
+               select p.id from task_metric_points p join workspaces w on w.id = p.workspace_id
+               where w.plan = ? and p.ended_at < to_timestamp(?) limit ?)
+             returning task_id),
+           bumped as (
+             update task_metric_changes set changes = changes + 1 where task_id in (select distinct task_id from gone))
+           select count(*) as deleted from gone`,
           [plan, cutoff, batch],
         );
-        deleted += rows.length;
-        if (rows.length < batch) break;
+        const count = Number(row?.deleted ?? 0);
+        deleted += count;
+        if (count < batch) break;
       }
     }
     return deleted;

@@ -10,6 +10,7 @@ import type { RunLabelName } from '../../domain/metrics/run-series.ts';
 import { clampUnixSeconds } from '../../domain/metrics/time-params.ts';
 import { badRequest } from '../../kernel/errors.ts';
 import type { Sql } from '../sql.ts';
+import { runPointsVersion } from './metric-changes.ts';
 import { columnOf, equalityFilters, maxLoadedPoints } from './run-series-store.ts';
 
 /** Series a regex filter may pick among; past it the caller narrows by run. */
@@ -35,7 +36,7 @@ type Row = Record<string, unknown> & { k: number | string; n: number | string; r
 /**
  * A query resolved against the stored points, before their aggregation: `scope` names exactly the rows it reads (the
  * SQL filter and its values, regexes resolved to series), `version` changes whenever those rows do (their count and
- * newest id: points are only added, or deleted with their run), so an answer computed by `read` can be kept for them.
+ * newest id, or the change counters of the runs it names), so an answer computed by `read` can be kept for them.
  */
 export interface StepsPlan {
   scope: string;
@@ -69,15 +70,33 @@ export async function planSteps(sql: Sql, query: StepQuery): Promise<StepsPlan> 
     }
   }
 
-  // Refuse before aggregating what would be too much to read; the same count, with the newest id, versions the rows.
-  const [{ count, newest }] = (await sql.all<{ count: number | string; newest: number | string | null }>(
-    `select count(*) as count, max(id) as newest from (select id from task_metric_points where ${where} limit ?) capped`,
-    [...params, maxLoadedPoints + 1],
-  )) as [{ count: number | string; newest: number | string | null }];
-  if (Number(count) > maxLoadedPoints) {
-    throw badRequest(`the query would read more than ${maxLoadedPoints} stored points: narrow the time range or filter by run or machine`);
+  // Refuse before aggregating what would be too much to read.
+  const countRows = async () => {
+    const [{ count, newest }] = (await sql.all<{ count: number | string; newest: number | string | null }>(
+      `select count(*) as count, max(id) as newest from (select id from task_metric_points where ${where} limit ?) capped`,
+      [...params, maxLoadedPoints + 1],
+    )) as [{ count: number | string; newest: number | string | null }];
+    if (Number(count) > maxLoadedPoints) {
+      throw badRequest(`the query would read more than ${maxLoadedPoints} stored points: narrow the time range or filter by run or machine`);
+    }
+    return `${count}:${newest}`;
+  };
+  const scope = JSON.stringify([where, params]);
+  // A query of named runs is versioned by their change counters (primary-key reads), and counts its rows only when it
+  // must read them; any other by the count and newest id of the rows it reads (points are only added, or deleted with
+  // their run or by retention).
+  const runs = query.matchers.filter((m) => m.op === '=' && m.label === 'run').map((m) => m.value.toLowerCase());
+  if (runs.length > 0) {
+    return {
+      scope,
+      version: await runPointsVersion(sql, runs),
+      read: async () => {
+        await countRows();
+        return readSteps(sql, query, where, params);
+      },
+    };
   }
-  return { scope: JSON.stringify([where, params]), version: `${count}:${newest}`, read: () => readSteps(sql, query, where, params) };
+  return { scope, version: await countRows(), read: () => readSteps(sql, query, where, params) };
 }
 
 async function readSteps(sql: Sql, query: StepQuery, where: string, params: readonly unknown[]): Promise<GroupSteps[]> {

@@ -1,13 +1,14 @@
 /**
  * Stores one machine's interval of a run: its time-series point (task_metric_points, with the interval's own
  * percentiles) and its per-endpoint figures and error groups, in one transaction, or nothing; once committed, tells
- * run-endpoints what it stored (rememberStoredInterval). The agent session stores every interval this way (the
- * benchmarks too, so they measure the real thing).
+ * run-endpoints what it stored (rememberStoredInterval). The run's change counter (metric-changes.ts) moves with it.
+ * The agent session stores every interval this way (the benchmarks too, so they measure the real thing).
  */
 import type { MetricSnapshot } from '../../capabilities/load-tool.ts';
 import { LatencyHistogram, mergedPercentiles } from '../../domain/metrics/histogram.ts';
 import type { Database } from '../../ports/database.ts';
 import { transaction } from '../sql.ts';
+import { bumpRunPoints } from './metric-changes.ts';
 import { endpointsMemoOf, rememberStoredInterval, storeIntervalEndpoints } from './run-endpoints.ts';
 
 export interface IntervalOf {
@@ -55,7 +56,10 @@ export async function storeMetricInterval(db: Database, of: IntervalOf, snapshot
         JSON.stringify({ run: of.taskId, machine: of.machineId, test: of.testId }),
       ],
     );
-    return storeIntervalEndpoints(tx, { workspaceId: of.workspaceId, taskId: of.taskId, machineId: of.machineId }, snapshot, memos);
+    const endpoints = await storeIntervalEndpoints(tx, { workspaceId: of.workspaceId, taskId: of.taskId, machineId: of.machineId }, snapshot, memos);
+    // Last, so the run's counter row is locked only for the commit (the run's machines store their intervals at once).
+    await tx.all(...bumpRunPoints(of.taskId));
+    return endpoints;
   });
   // Committed: what it stored may spare the task's next intervals two statements (TaskMemo in run-endpoints.ts).
   if (stored) rememberStoredInterval(memos, stored);
