@@ -3,6 +3,7 @@
  * filters and a step; series grouped by the labels named in `by` (default: one per run, machines merged).
  */
 import { compileMatcher, parseFilterValue } from '../../domain/metrics/label-matchers.ts';
+import { type MetricColumns, metricColumnsOf } from '../../domain/metrics/metric-columns.ts';
 import { queryMetricNamed, queryMetrics } from '../../domain/metrics/query-metrics.ts';
 import { type RunLabelName, runLabelNames, seriesKey } from '../../domain/metrics/run-series.ts';
 import { parseDuration, parseTime } from '../../domain/metrics/time-params.ts';
@@ -21,18 +22,28 @@ const defaultSteps = 250;
 /** Values per label the catalog lists, most recent first. */
 export const catalogValueLimit = 1_000;
 
-export interface MetricQueryView {
+interface QueryHead {
   metric: string;
   unit: string;
   start: number;
   end: number;
   step: number;
   by: string[];
+}
+
+/** The default answer: each series' points as `[unix seconds, value]`. */
+export interface MetricQueryView extends QueryHead {
   series: { labels: Record<string, string>; points: [number, number][] }[];
 }
 
+/** `format=columns`: the same series aligned on shared times (domain/metrics/metric-columns.ts). */
+export type MetricQueryColumnsView = QueryHead & MetricColumns;
+
+/** The answer's shapes, by the `format` parameter. */
+export const queryFormats = ['points', 'columns'] as const;
+
 const isLabel = (name: string): name is RunLabelName => (runLabelNames as readonly string[]).includes(name);
-const reserved = new Set(['metric', 'start', 'end', 'step', 'by']);
+const reserved = new Set(['metric', 'start', 'end', 'step', 'by', 'format']);
 
 export function createMetricQueryService(deps: { db: Database; now?: () => number }) {
   const sql = sqlOf(deps.db);
@@ -45,12 +56,14 @@ export function createMetricQueryService(deps: { db: Database; now?: () => numbe
     return queryMetrics.map(({ name, unit, description }) => ({ name, unit, description, labels }));
   }
 
-  async function query(caller: Caller, params: Record<string, string | string[] | undefined>): Promise<MetricQueryView> {
+  async function query(caller: Caller, params: Record<string, string | string[] | undefined>): Promise<MetricQueryView | MetricQueryColumnsView> {
     const one = (name: string) => {
       const value = params[name];
       if (Array.isArray(value)) throw badRequest(`${name} may be given once`);
       return value;
     };
+    const format = one('format') ?? 'points';
+    if (!(queryFormats as readonly string[]).includes(format)) throw badRequest(`format is one of ${queryFormats.join(', ')}; got ${format}`);
     const metricName = one('metric');
     if (!metricName) throw badRequest(`metric is required: one of ${queryMetrics.map((m) => m.name).join(', ')}`);
     const metric = queryMetricNamed(metricName);
@@ -81,19 +94,29 @@ export function createMetricQueryService(deps: { db: Database; now?: () => numbe
     const plan = await planSteps(sql, { workspaceId, start, end, step, by: by as RunLabelName[], matchers, metric });
     // A dashboard of a finished run asks the same queries again and again: the answer is kept while its rows stay as they are.
     const key = JSON.stringify(['metric-query', workspaceId, metric.name, start, end, step, by, plan.scope]);
-    const known = metricAnswers.get<MetricQueryView['series']>(key, plan.version);
-    if (known) return { metric: metric.name, unit: metric.unit, start, end, step, by, series: known };
-    const groups = await plan.read();
-    const series = groups.map(({ labels, steps: values }) => ({
-      labels,
-      points: values.flatMap(({ at, aggregate }): [number, number][] => {
-        const value = metric.value(aggregate, step);
-        return value === null ? [] : [[at, value]];
-      }),
-    }));
-    series.sort((a, b) => seriesKey(a.labels).localeCompare(seriesKey(b.labels)));
-    metricAnswers.set(key, plan.version, series, 128 + series.reduce((bytes, one) => bytes + 160 + one.points.length * 40, 0));
-    return { metric: metric.name, unit: metric.unit, start, end, step, by, series };
+    const head = { metric: metric.name, unit: metric.unit, start, end, step, by };
+    const columnsKey = `${key}:columns`;
+    if (format === 'columns') {
+      const knownColumns = metricAnswers.get<MetricColumns>(columnsKey, plan.version);
+      if (knownColumns) return { ...head, ...knownColumns };
+    }
+    let series = metricAnswers.get<MetricQueryView['series']>(key, plan.version);
+    if (!series) {
+      const groups = await plan.read();
+      series = groups.map(({ labels, steps: values }) => ({
+        labels,
+        points: values.flatMap(({ at, aggregate }): [number, number][] => {
+          const value = metric.value(aggregate, step);
+          return value === null ? [] : [[at, value]];
+        }),
+      }));
+      series.sort((a, b) => seriesKey(a.labels).localeCompare(seriesKey(b.labels)));
+      metricAnswers.set(key, plan.version, series, 128 + series.reduce((bytes, one) => bytes + 160 + one.points.length * 40, 0));
+    }
+    if (format === 'points') return { ...head, series };
+    const columns = metricColumnsOf(series, step);
+    metricAnswers.set(columnsKey, plan.version, columns, 128 + columns.times.length * (8 + columns.series.length * 16) + columns.series.length * 160);
+    return { ...head, ...columns };
   }
 
   return { catalog, query };

@@ -979,7 +979,7 @@ export interface paths {
         };
         /**
          * A metric over time: one series per group of `by` labels, one point per step
-         * @description Counts are summed per step, rates divide by the step, and latency percentiles come from the merged histogram of every point in the step (never averaged).
+         * @description Counts are summed per step, rates divide by the step, and latency percentiles come from the merged histogram of every point in the step (never averaged). `format=columns` answers the same series aligned on shared times, as a chart draws them.
          */
         get: operations["getMetricsQuery"];
         put?: never;
@@ -2205,6 +2205,27 @@ export interface components {
                     [key: string]: string;
                 };
                 points: number[][];
+            }[];
+        };
+        /** MetricQueryColumns */
+        MetricQueryColumns: {
+            metric: string;
+            unit: string;
+            /** @description unix seconds */
+            start: number;
+            /** @description unix seconds */
+            end: number;
+            /** @description seconds; a point at t covers (t - step, t] */
+            step: number;
+            by: string[];
+            /** @description unix seconds, oldest first, shared by every series; a time no series has marks a gap */
+            times: number[];
+            series: {
+                labels: {
+                    [key: string]: string;
+                };
+                /** @description one per time: the value, or null */
+                values: (number | null)[];
             }[];
         };
         /**
@@ -5381,6 +5402,8 @@ export interface operations {
                 step?: string;
                 /** @description comma-separated labels that split series (run, machine, test); default run; empty: one series */
                 by?: string;
+                /** @description points (default): each series as `[unix seconds, value]` pairs; columns: the series aligned on shared `times`, each with its `values` (null where it has none) */
+                format?: "points" | "columns";
                 /** @description filter on run: `value`, `!value`, `~regex` or `!~regex` (anchored); repeatable */
                 run?: string;
                 /** @description filter on machine: `value`, `!value`, `~regex` or `!~regex` (anchored); repeatable */
@@ -5403,7 +5426,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MetricQueryResult"];
+                    "application/json": components["schemas"]["MetricQueryResult"] | components["schemas"]["MetricQueryColumns"];
                 };
             };
             400: components["responses"]["BadRequest"];

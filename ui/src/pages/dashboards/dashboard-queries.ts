@@ -19,11 +19,16 @@ export const recentRunsQuery = {
   queryFn: () => unwrap(api.GET('/api/v1/tasks', { params: { query: { limit: 200 } } })),
 };
 
-/** GET /api/v1/metrics/query?<request> (a plain fetch: a filter may repeat, which the typed client cannot send). */
+/**
+ * GET /api/v1/metrics/query?<request>&format=columns (a plain fetch: a filter may repeat, which the typed client cannot
+ * send). Columns, not `[time, value]` pairs: the series come aligned as the chart draws them, in half the bytes, and
+ * parse into a few flat arrays instead of an array per point (an hour at 1 s from 4 machines is 14,400 of them).
+ */
 export async function fetchMetricQuery(request: string, signal?: AbortSignal): Promise<MetricQueryResult> {
-  const response = await authorizedFetch(`/api/v1/metrics/query?${request}`, { headers: { Accept: 'application/json' }, signal });
+  const response = await authorizedFetch(`/api/v1/metrics/query?${request}&format=columns`, { headers: { Accept: 'application/json' }, signal });
   if (!response.ok) throw await ApiError.fromResponse(response);
   const body = (await response.json()) as Partial<MetricQueryResult>;
+  const times = Array.isArray(body.times) ? body.times : [];
   return {
     metric: body.metric ?? '',
     unit: body.unit ?? '',
@@ -31,7 +36,8 @@ export async function fetchMetricQuery(request: string, signal?: AbortSignal): P
     end: body.end ?? 0,
     step: body.step ?? 0,
     by: Array.isArray(body.by) ? body.by : [],
-    series: Array.isArray(body.series) ? body.series : [],
+    times,
+    series: (Array.isArray(body.series) ? body.series : []).filter((s) => Array.isArray(s.values) && s.values.length === times.length),
   };
 }
 

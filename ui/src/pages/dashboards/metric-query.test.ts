@@ -1,6 +1,6 @@
-/** Dashboard queries: the stored query with the dashboard's range, the answer as chart columns, the editor's fields. */
+/** Dashboard queries: the stored query with the dashboard's range, an answer's labels and last values, the editor's fields. */
 import { describe, expect, test } from 'bun:test';
-import { alignedColumnsOf, durationSeconds, lastValuesOf, queryParams, rangeOf, requestOf, seriesLabelOf, seriesLabelsOf } from './metric-query';
+import { durationSeconds, lastValuesOf, queryParams, rangeOf, requestOf, seriesLabelOf, seriesLabelsOf } from './metric-query';
 import { draftOfPanel, panelOfDraft, validatePanel } from './panel-draft';
 
 describe('metric queries', () => {
@@ -33,7 +33,7 @@ describe('metric queries', () => {
     expect(requestOf('metric=requests&start=-5m&step=1s&run=~a.*', range)).toBe('metric=requests&run=%7Ea.*&start=-24h&end=now');
     expect(requestOf({ metric: 'requests', step: '1m' }, range)).toBe('metric=requests&step=1m&start=-24h&end=now');
   });
-  test('answers become aligned columns, a quiet stretch breaks the line', () => {
+  test('series labels and last values of an answer in columns (aligned by the API)', () => {
     const result = {
       metric: 'request_rate',
       unit: 'requests/s',
@@ -41,22 +41,22 @@ describe('metric queries', () => {
       end: 100,
       step: 10,
       by: ['run'],
+      times: [10, 20, 30, 60],
       series: [
-        { labels: { run: 'r1' }, points: [[10, 1], [20, 2], [60, 3]] },
-        { labels: { run: 'r2' }, points: [[20, 5]] },
+        { labels: { run: 'r1' }, values: [1, 2, null, 3] },
+        { labels: { run: 'r2' }, values: [null, 5, null, null] },
+        { labels: { run: 'r3' }, values: [null, null, null, null] },
       ],
     };
-    const data = alignedColumnsOf(result);
-    expect(data.times).toEqual([10, 20, 30, 60]);
-    expect(seriesLabelsOf(result, (label, value) => (label === 'run' ? `#${value}` : value))).toEqual(['run #r1', 'run #r2']);
-    expect(data.columns).toEqual([
-      [1, 2, null, 3],
-      [null, 5, null, null],
-    ]);
+    expect(seriesLabelsOf(result, (label, value) => (label === 'run' ? `#${value}` : value))).toEqual(['run #r1', 'run #r2', 'run #r3']);
     expect(seriesLabelOf({}, undefined, 'requests')).toBe('requests');
-    expect(lastValuesOf({ metric: 'm', unit: '', start: 0, end: 1, step: 1, by: [], series: [{ labels: {}, points: [[1, 4], [2, 7]] }] })).toEqual([
-      { label: 'm', value: 7, at: 2 },
+    // The last value a series has, and its time; none for a series without any.
+    expect(lastValuesOf(result)).toEqual([
+      { label: 'run r1', value: 3, at: 60 },
+      { label: 'run r2', value: 5, at: 20 },
+      { label: 'run r3', value: null, at: null },
     ]);
+    expect(lastValuesOf({ ...result, by: [], times: [1, 2], series: [{ labels: {}, values: [4, 7] }] })).toEqual([{ label: 'request_rate', value: 7, at: 2 }]);
   });
 });
 
@@ -77,51 +77,4 @@ describe('panel editor', () => {
     expect(Object.keys(validatePanel({ ...draft, title: 'x', step: '10 sec', run: '~(' })).sort()).toEqual(['run', 'step']);
     expect(panelOfDraft({ ...draft, title: ' Requests ', run: 'abc' })).toEqual({ title: 'Requests', chart: 'line', query: 'metric=request_rate&run=abc' });
   });
-});
-
-/** The columns as a set of every time and a map per series would build them: the reference the one-pass merge must equal. */
-function referenceColumns(step: number, series: number[][][]) {
-  const present = [...new Set(series.flatMap((points) => points.map((p) => p[0]!)))].sort((a, b) => a - b);
-  const times: number[] = [];
-  for (const t of present) {
-    const previous = times[times.length - 1];
-    if (previous !== undefined && t - previous > step * 1.5) times.push(previous + step);
-    times.push(t);
-  }
-  const index = new Map(times.map((t, i) => [t, i]));
-  const columns = series.map((points) => {
-    const values: (number | null)[] = times.map(() => null);
-    for (const [t, value] of points) {
-      const at = index.get(t!);
-      if (at !== undefined && value !== undefined && Number.isFinite(value)) values[at] = value;
-    }
-    return values;
-  });
-  return { times, columns };
-}
-
-test('aligned columns in one pass equal the reference on seeded random answers (gaps, unsorted series, non-finite values)', () => {
-  for (let seed = 1; seed <= 200; seed++) {
-    let state = seed;
-    const random = () => {
-      state = (state * 1103515245 + 12345) % 2147483648;
-      return state / 2147483648;
-    };
-    const step = 1 + Math.floor(random() * 10);
-    const series = Array.from({ length: Math.floor(random() * 5) }, () => {
-      const points: number[][] = [];
-      let t = Math.floor(random() * 5) * step;
-      for (let n = Math.floor(random() * 30); n > 0; n--) {
-        t += step * (random() < 0.8 ? 1 : 2 + Math.floor(random() * 4));
-        points.push([t, random() < 0.05 ? Number.NaN : Math.round(random() * 1000)]);
-      }
-      if (random() < 0.2) points.reverse();
-      return points;
-    });
-    const result = { metric: 'm', unit: '', start: 0, end: 0, step, by: [], series: series.map((points) => ({ labels: {}, points })) };
-    const answer = alignedColumnsOf(result);
-    const reference = referenceColumns(step, series);
-    expect(answer.times).toEqual(reference.times);
-    expect(answer.columns.map((column) => column.map((v) => (v === null || Number.isNaN(v) ? null : v)))).toEqual(reference.columns);
-  }
 });

@@ -1,7 +1,7 @@
 /**
  * Dashboard panels' metric queries (GET /api/v1/metrics/query), pure logic.
  * Exports: METRICS, CHART_TYPES, RANGES, queryParams(query), rangeOf(choice, run?), requestOf(query, range),
- * alignedColumnsOf(result), seriesLabelsOf(result, nameOf?), seriesLabelOf(labels, nameOf?), durationSeconds(text), queryText(query).
+ * seriesLabelsOf(result, nameOf?), lastValuesOf(result, nameOf?), seriesLabelOf(labels, nameOf?), durationSeconds(text), queryText(query).
  */
 
 /** The run metrics the query endpoint knows (docs/metrics.md). */
@@ -118,7 +118,7 @@ export function requestOf(query: string | Record<string, unknown>, range: TimeRa
   return params.toString();
 }
 
-/** What GET /metrics/query answers. */
+/** What GET /metrics/query?format=columns answers: the series aligned on shared times, as a chart draws them. */
 export interface MetricQueryResult {
   metric: string;
   unit: string;
@@ -126,7 +126,9 @@ export interface MetricQueryResult {
   end: number;
   step: number;
   by: string[];
-  series: { labels: Record<string, string>; points: number[][] }[];
+  /** Unix seconds, oldest first; a time where no series has a value marks a gap (the line breaks). */
+  times: number[];
+  series: { labels: Record<string, string>; values: (number | null)[] }[];
 }
 
 /** Names label values for people (a run's public id, a test's name); the value itself when unknown. */
@@ -137,63 +139,6 @@ export function seriesLabelOf(labels: Record<string, string>, nameOf: NameOf = (
   return parts.length ? parts.join(', ') : fallback;
 }
 
-export interface AlignedColumns {
-  times: number[];
-  columns: (number | null)[][];
-}
-
-/**
- * The answer as aligned columns for the chart: every time any series has a point, each series' value or null, and a
- * null time inserted where no series has a point for longer than a step (so a line breaks across a quiet stretch).
- * The API answers each series' points oldest first, so the times are merged in one pass (an hour at 1 s from four
- * machines is 14,400 points: no set, no sort); a series out of order is sorted first.
- */
-export function alignedColumnsOf(result: MetricQueryResult): AlignedColumns {
-  const step = result.step > 0 ? result.step : 1;
-  const sorted = result.series.map((s) => {
-    const points = s.points.filter((p) => typeof p[0] === 'number');
-    for (let i = 1; i < points.length; i++) if (points[i]![0]! < points[i - 1]![0]!) return [...points].sort((a, b) => a[0]! - b[0]!);
-    return points;
-  });
-  // Index loops, no iterators or destructuring: on a cold page this ran for 8 x 14,400 points while the charts waited,
-  // and each `entries()` pair was garbage to collect.
-  const count = sorted.length;
-  const cursor = new Array<number>(count).fill(0);
-  const times: number[] = [];
-  const columns: (number | null)[][] = sorted.map(() => []);
-  for (;;) {
-    let next = Number.POSITIVE_INFINITY;
-    for (let i = 0; i < count; i++) {
-      const points = sorted[i]!;
-      if (cursor[i]! < points.length) {
-        const time = points[cursor[i]!]![0]!;
-        if (time < next) next = time;
-      }
-    }
-    if (next === Number.POSITIVE_INFINITY) break;
-    const previous = times.length > 0 ? times[times.length - 1]! : undefined;
-    if (previous !== undefined && next - previous > step * 1.5) {
-      times.push(previous + step);
-      for (let i = 0; i < count; i++) columns[i]!.push(null);
-    }
-    times.push(next);
-    for (let i = 0; i < count; i++) {
-      const points = sorted[i]!;
-      let at = cursor[i]!;
-      let value: number | null = null;
-      // Equal times within one series (not expected) keep the last value, as a map of time to value would.
-      while (at < points.length && points[at]![0] === next) {
-        const candidate = points[at]![1];
-        value = candidate !== undefined && Number.isFinite(candidate) ? candidate : null;
-        at++;
-      }
-      cursor[i] = at;
-      columns[i]!.push(value);
-    }
-  }
-  return { times, columns };
-}
-
 /** Each series' label, as the chart's legend shows it. */
 export function seriesLabelsOf(result: MetricQueryResult, nameOf?: NameOf): string[] {
   return result.series.map((s) => seriesLabelOf(s.labels, nameOf, result.metric));
@@ -202,8 +147,9 @@ export function seriesLabelsOf(result: MetricQueryResult, nameOf?: NameOf): stri
 /** Each series' last value, its label and the time of that value (for `stat` and `table` panels). */
 export function lastValuesOf(result: MetricQueryResult, nameOf?: NameOf): { label: string; value: number | null; at: number | null }[] {
   return result.series.map((s) => {
-    const last = s.points[s.points.length - 1];
-    return { label: seriesLabelOf(s.labels, nameOf, result.metric), value: last ? (last[1] ?? null) : null, at: last ? (last[0] ?? null) : null };
+    let at = s.values.length - 1;
+    while (at >= 0 && s.values[at] === null) at--;
+    return { label: seriesLabelOf(s.labels, nameOf, result.metric), value: at >= 0 ? s.values[at]! : null, at: at >= 0 ? (result.times[at] ?? null) : null };
   });
 }
 
