@@ -97,7 +97,8 @@ export async function buildUi(options: UiBuildOptions = {}): Promise<UiBuildResu
       entrypoints: [entry],
       outdir: staging,
       target: 'browser',
-      minify: true,
+      // UI_NO_MINIFY=1: readable function names in a CPU profile (bench/ui/settings-and-dashboard.ts --cpu).
+      minify: process.env.UI_NO_MINIFY !== '1',
       splitting: true,
       sourcemap: 'none',
       publicPath: '/',

@@ -7,6 +7,7 @@ import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 're
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import './charts.css';
+import { formatFigure } from '../common/formatters';
 import { lineWidthFor } from './line-width';
 import { timeRange } from './time-range';
 
@@ -21,13 +22,6 @@ const FALLBACK = ['#0b57c2', '#c24e00', '#7b2cbf', '#126b2f', '#a3367a', '#00707
 /** Series past the first four are dashed as well, so that a line stays told apart without telling colours apart. */
 const dashOf = (index: number) => (index >= 4 ? [6, 3] : undefined);
 
-/** A number for axes and legends: "1,204", "12.3", "0.042". */
-export function formatValue(value: number | null | undefined): string {
-  if (value === null || value === undefined || Number.isNaN(value)) return '–';
-  const abs = Math.abs(value);
-  const digits = abs >= 100 ? 0 : abs >= 10 ? 1 : abs >= 1 ? 2 : 3;
-  return value.toLocaleString('en', { maximumFractionDigits: digits });
-}
 
 /** Bumps whenever the light/dark theme changes (the toggle's data-theme, or the system preference). */
 function useThemeVersion(): number {
@@ -46,15 +40,17 @@ function useThemeVersion(): number {
   return version;
 }
 
-function cssVariable(element: Element, name: string, fallback: string): string {
-  return getComputedStyle(element).getPropertyValue(name).trim() || fallback;
+function cssVariable(style: CSSStyleDeclaration, name: string, fallback: string): string {
+  return style.getPropertyValue(name).trim() || fallback;
 }
 
 function summaryOf(values: (number | null)[]): { last: number | null; min: number | null; max: number | null } {
   let last: number | null = null;
   let min: number | null = null;
   let max: number | null = null;
-  for (const value of values) {
+  // An index loop: an hour at 1 s is 3,600 values a series, summed up on a cold page before its chart shows.
+  for (let i = 0; i < values.length; i++) {
+    const value = values[i];
     if (value === null || value === undefined || Number.isNaN(value)) continue;
     last = value;
     min = min === null ? value : Math.min(min, value);
@@ -94,8 +90,10 @@ export function TimeSeriesChart(props: {
     const container = containerRef.current;
     if (!container) return;
     const labels = JSON.parse(shape)[3] as string[];
-    const text = cssVariable(container, '--text-muted', '#4a5361');
-    const grid = cssVariable(container, '--border', '#c9d0da');
+    // One computed style read for every colour (each getComputedStyle call may bring the page's styles up to date).
+    const style = getComputedStyle(container);
+    const text = cssVariable(style, '--text-muted', '#4a5361');
+    const grid = cssVariable(style, '--border', '#c9d0da');
     const axis: uPlot.Axis = {
       stroke: text,
       grid: { stroke: grid, width: 1 },
@@ -116,19 +114,19 @@ export function TimeSeriesChart(props: {
           ...axis,
           label: unit,
           size: 60,
-          values: (_u, splits) => splits.map((value) => formatValue(value)),
+          values: (_u, splits) => splits.map((value) => formatFigure(value)),
         },
       ],
       series: [
         { label: 'time', value: (_u, value) => (value === null ? '–' : new Date(value * 1000).toLocaleTimeString()) },
         ...labels.map((label, index) => ({
           label,
-          stroke: cssVariable(container, PALETTE[index % PALETTE.length]!, FALLBACK[index % FALLBACK.length]!),
+          stroke: cssVariable(style, PALETTE[index % PALETTE.length]!, FALLBACK[index % FALLBACK.length]!),
           width: lineWidth,
           dash: dashOf(index),
           points: { show: showPoints, size: 6 },
           spanGaps: false,
-          value: (_u: uPlot, value: number | null) => (value === null ? '–' : `${formatValue(value)} ${unit}`),
+          value: (_u: uPlot, value: number | null) => (value === null ? '–' : `${formatFigure(value)} ${unit}`),
         })),
       ],
     };
@@ -205,9 +203,9 @@ export function TimeSeriesChart(props: {
             {summaries.map((s) => (
               <tr key={s.label}>
                 <th scope="row">{s.label}</th>
-                <td>{formatValue(s.last)}</td>
-                <td>{formatValue(s.min)}</td>
-                <td>{formatValue(s.max)}</td>
+                <td>{formatFigure(s.last)}</td>
+                <td>{formatFigure(s.min)}</td>
+                <td>{formatFigure(s.max)}</td>
               </tr>
             ))}
           </tbody>

@@ -1,6 +1,6 @@
 /** The figures' formatting: units, rounding and the dash for missing values. */
 import { describe, expect, test } from 'bun:test';
-import { durationBetween, formatChange, formatCount, formatDuration, formatMs, formatPercent, formatRate } from './formatters';
+import { durationBetween, formatChange, formatCount, formatDateTime, formatDuration, formatFigure, formatMs, formatPercent, formatRate } from './formatters';
 
 describe('formatters', () => {
   test('milliseconds by size', () => {
@@ -19,6 +19,24 @@ describe('formatters', () => {
     expect(formatPercent(0.5)).toBe('50.0 %');
     expect(formatPercent(0.00001)).toBe('< 0.01 %');
     expect(formatCount(100042)).toBe('100,042');
+  });
+  test("a chart's figures: fewer decimals the larger, as toLocaleString gives them", () => {
+    for (const value of [1204.4, 120.56, 12.34, 4.567, 0.04219, 0, -3.21, -1500.5, 1e9]) {
+      const abs = Math.abs(value);
+      const digits = abs >= 100 ? 0 : abs >= 10 ? 1 : abs >= 1 ? 2 : 3;
+      expect(formatFigure(value)).toBe(value.toLocaleString('en', { maximumFractionDigits: digits }));
+    }
+    expect(formatFigure(1204.4)).toBe('1,204');
+    expect(formatFigure(0.04219)).toBe('0.042');
+    expect(formatFigure(null)).toBe('–');
+    expect(formatFigure(Number.NaN)).toBe('–');
+  });
+  test('date and time in the reader\'s locale, as toLocaleString gives them', () => {
+    const iso = '2026-03-04T05:06:07Z';
+    expect(formatDateTime(iso)).toBe(new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' }));
+    expect(formatDateTime(iso)).toContain('2026');
+    expect(formatDateTime('not a date')).toBe('–');
+    expect(formatDateTime(null)).toBe('–');
   });
   test('durations and changes', () => {
     expect(formatDuration(850)).toBe('850 ms');

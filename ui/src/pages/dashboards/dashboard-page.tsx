@@ -15,7 +15,7 @@ import { ErrorNotice } from '../../components/common/error-notice';
 import { formatDateTime } from '../../components/common/formatters';
 import { Loading } from '../../components/common/loading';
 import { PageHeader } from '../../components/common/page-header';
-import { DashboardPanel, preloadChart } from './dashboard-panel';
+import { DashboardPanel, panelsNearFirstViewport, preloadChart } from './dashboard-panel';
 import { dashboardQuery, recentRunsQuery, type Dashboard } from './dashboard-queries';
 import { RANGES, rangeChoiceOf, rangeOf, refetchMsOf, type NameOf } from './metric-query';
 import { MAX_PANELS, type Panel } from './panel-draft';
@@ -38,7 +38,6 @@ export default function DashboardPage() {
   const [params, setParams] = useSearchParams();
   const [editing, setEditing] = useState<Editing>({ kind: 'none' });
   const dashboard = useQuery(dashboardQuery(id));
-  useEffect(preloadChart, []);
   const runs = useQuery(recentRunsQuery);
   const tests = useQuery(testsQuery);
   const machines = useQuery(machinesQuery);
@@ -66,6 +65,16 @@ export default function DashboardPage() {
   const run = runId ? (chosenRun.data ?? runById.get(runId) ?? null) : null;
   const range = rangeOf(choice, run);
   const refetchMs = refetchMsOf(choice, run);
+  // The chart code once the panels can ask for their data, a task after they did: its first run (uPlot's module sets
+  // up number and date formats, ~30 ms on a cold page) then overlaps their queries instead of holding them back.
+  // The panels the prefetch asked for (the first viewport's, as the page first opened), known near without a layout.
+  const [firstViewportPanels] = useState(panelsNearFirstViewport);
+  const hasRange = range !== null;
+  useEffect(() => {
+    if (!hasRange) return;
+    const timer = setTimeout(preloadChart, 0);
+    return () => clearTimeout(timer);
+  }, [hasRange]);
 
   const setRange = (value: string) =>
     setParams(
@@ -218,6 +227,7 @@ export default function DashboardPage() {
                 range={range}
                 refetchMs={refetchMs}
                 nameOf={nameOf}
+                eager={index < firstViewportPanels}
                 actions={
                   <>
                     <button

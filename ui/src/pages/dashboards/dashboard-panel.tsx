@@ -7,9 +7,10 @@ import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type Reac
 import { useQuery } from '@tanstack/react-query';
 import { loadChart, useLazyChart } from '../../components/charts/use-lazy-chart';
 import { ErrorNotice } from '../../components/common/error-notice';
+import { formatFigure } from '../../components/common/formatters';
 import { Loading } from '../../components/common/loading';
 import { metricQuery } from './dashboard-queries';
-import { alignedColumnsOf, lastValuesOf, queryText, requestOf, seriesLabelsOf, unitOf, type MetricQueryResult, type NameOf, type TimeRange } from './metric-query';
+import { lastValuesOf, queryText, requestOf, seriesLabelsOf, unitOf, type MetricQueryResult, type NameOf, type TimeRange } from './metric-query';
 import type { Panel } from './panel-draft';
 
 /** Starts loading the chart code while the panels' queries run, so it is there when their data arrives. */
@@ -20,13 +21,24 @@ export function preloadChart(): void {
 /** How far outside the viewport a panel starts loading. */
 export const NEAR_MARGIN_PX = 300;
 
-/** Whether the element has come near the viewport (stays true once it has). */
-function useNearViewport<T extends Element>(): [RefObject<T | null>, boolean] {
+/** Panels a page shows near its first viewport: the grid's columns (30rem at least) by the rows within the load margin. */
+export function panelsNearFirstViewport(): number {
+  const columns = Math.max(1, Math.floor(window.innerWidth / 500));
+  const rows = Math.ceil((window.innerHeight + NEAR_MARGIN_PX) / 280);
+  return Math.max(2, columns * rows);
+}
+
+/**
+ * Whether the element has come near the viewport (stays true once it has). `eager`: near from the start (a panel of
+ * the first viewport, whose query the page's prefetch sent already), so no layout is forced to find out.
+ */
+function useNearViewport<T extends Element>(eager: boolean): [RefObject<T | null>, boolean] {
   const ref = useRef<T>(null);
-  const [near, setNear] = useState(typeof IntersectionObserver === 'undefined');
+  const [near, setNear] = useState(eager || typeof IntersectionObserver === 'undefined');
   // A panel already near the viewport when it is first laid out starts its query now, before the first paint: the
   // observer would only tell it a frame later.
   useLayoutEffect(() => {
+    if (near) return;
     const box = ref.current?.getBoundingClientRect();
     if (box && box.top < window.innerHeight + NEAR_MARGIN_PX && box.bottom > -NEAR_MARGIN_PX) setNear(true);
   }, []);
@@ -45,23 +57,16 @@ function useNearViewport<T extends Element>(): [RefObject<T | null>, boolean] {
   return [ref, near];
 }
 
-function formatNumber(value: number | null): string {
-  if (value === null || Number.isNaN(value)) return '–';
-  const abs = Math.abs(value);
-  return value.toLocaleString('en', { maximumFractionDigits: abs >= 100 ? 0 : abs >= 10 ? 1 : abs >= 1 ? 2 : 3 });
-}
-
 function PanelBody({ panel, result, nameOf }: { panel: Panel; result: MetricQueryResult; nameOf: NameOf }) {
   const unit = unitOf(result);
-  // Aligned once per answer, and the series rebuilt only when the answer or a label changes: the chart then redraws
+  // The series rebuilt only when the answer (already aligned by the API) or a label changes: the chart then redraws
   // only for new data (the page re-renders as the names of runs, tests and machines arrive).
-  const aligned = useMemo(() => alignedColumnsOf(result), [result]);
   const labels = seriesLabelsOf(result, nameOf);
   const labelKey = labels.join('\u0000');
   // labels are compared by their text (labelKey), not by the array made on each render.
-  const data = useMemo(() => ({ times: aligned.times, series: aligned.columns.map((values, i) => ({ label: labels[i]!, values })) }), [aligned, labelKey]);
+  const data = useMemo(() => ({ times: result.times, series: result.series.map((s, i) => ({ label: labels[i]!, values: s.values })) }), [result, labelKey]);
   const TimeSeriesChart = useLazyChart();
-  if (result.series.length === 0 || result.series.every((s) => s.points.length === 0)) {
+  if (result.series.length === 0 || result.times.length === 0) {
     return <p className="muted">No data in this time range. Pick a longer range or a run&apos;s span above, or check the panel&apos;s filters.</p>;
   }
   if (panel.chart === 'stat') {
@@ -71,7 +76,7 @@ function PanelBody({ panel, result, nameOf }: { panel: Panel; result: MetricQuer
           <div className="figure" key={row.label}>
             <dt>{row.label}</dt>
             <dd>
-              {formatNumber(row.value)} <span className="muted">{unit}</span>
+              {formatFigure(row.value)} <span className="muted">{unit}</span>
             </dd>
           </div>
         ))}
@@ -105,9 +110,9 @@ function PanelBody({ panel, result, nameOf }: { panel: Panel; result: MetricQuer
               return (
                 <tr key={s.label}>
                   <th scope="row">{s.label}</th>
-                  <td className="num">{formatNumber(values[values.length - 1] ?? null)}</td>
-                  <td className="num">{formatNumber(values.length ? Math.min(...values) : null)}</td>
-                  <td className="num">{formatNumber(values.length ? Math.max(...values) : null)}</td>
+                  <td className="num">{formatFigure(values[values.length - 1] ?? null)}</td>
+                  <td className="num">{formatFigure(values.length ? Math.min(...values) : null)}</td>
+                  <td className="num">{formatFigure(values.length ? Math.max(...values) : null)}</td>
                 </tr>
               );
             })}
@@ -126,10 +131,12 @@ export function DashboardPanel(props: {
   refetchMs: number | false;
   nameOf: NameOf;
   actions: ReactNode;
+  /** Near the viewport from the start (see useNearViewport). */
+  eager?: boolean;
 }) {
-  const { panel, range, refetchMs, nameOf, actions } = props;
+  const { panel, range, refetchMs, nameOf, actions, eager = false } = props;
   const id = useId();
-  const [ref, near] = useNearViewport<HTMLElement>();
+  const [ref, near] = useNearViewport<HTMLElement>(eager);
   const request = range ? requestOf(panel.query, range) : '';
   const result = useQuery({ ...metricQuery(request, refetchMs), enabled: near && request !== '' });
 

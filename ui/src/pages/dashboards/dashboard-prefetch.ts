@@ -2,26 +2,19 @@
  * A dashboard's first reads, started as soon as the signed-in user is known (before React has drawn the page): the
  * dashboard, the chosen run and the names, then, once the dashboard and the run are here, the queries of the panels
  * that will be near the viewport. The page then finds them in the query cache (same keys and options) instead of
- * asking in turn: the dashboard, then a render, then the panels, then another render.
+ * asking in turn: the dashboard, then a render, then the panels, then another render. The chart code runs after the
+ * queries are sent (its first run would otherwise hold them back on a cold page).
  */
 import { machinesQuery, taskQuery, testsQuery } from '../../api/queries';
 import type { Task } from '../../api/types';
 import type { PageDataArgs } from '../../app/lazy-page';
-import { NEAR_MARGIN_PX, preloadChart } from './dashboard-panel';
+import { panelsNearFirstViewport, preloadChart } from './dashboard-panel';
 import { dashboardQuery, metricQuery, recentRunsQuery } from './dashboard-queries';
 import { rangeChoiceOf, rangeOf, refetchMsOf, requestOf } from './metric-query';
-
-/** Panels a page shows near its first viewport: the grid's columns (30rem at least) by the rows within the load margin. */
-function panelsNearFirstViewport(): number {
-  const columns = Math.max(1, Math.floor(window.innerWidth / 500));
-  const rows = Math.ceil((window.innerHeight + NEAR_MARGIN_PX) / 280);
-  return Math.max(2, columns * rows);
-}
 
 export async function prefetchDashboard({ params, search, queryClient }: PageDataArgs): Promise<void> {
   const id = params.id;
   if (!id) return;
-  preloadChart();
   const choice = rangeChoiceOf(search);
   const dashboard = queryClient.fetchQuery(dashboardQuery(id));
   const run = choice.kind === 'run' ? queryClient.fetchQuery(taskQuery(choice.runId)) : Promise.resolve(null);
@@ -34,4 +27,6 @@ export async function prefetchDashboard({ params, search, queryClient }: PageDat
   if (!range) return;
   const refetchMs = refetchMsOf(choice, span);
   for (const panel of panels.slice(0, panelsNearFirstViewport())) void queryClient.prefetchQuery(metricQuery(requestOf(panel.query, range), refetchMs));
+  // The chart code (fetched already: the page's HTML names it) runs once the queries are sent, while they are answered.
+  preloadChart();
 }
