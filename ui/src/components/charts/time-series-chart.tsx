@@ -7,7 +7,7 @@ import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 're
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import './charts.css';
-import { formatFigure } from '../common/formatters';
+import { formatClockTime, formatFigure } from '../common/formatters';
 import { lineWidthFor } from './line-width';
 import { timeRange } from './time-range';
 
@@ -59,6 +59,59 @@ function summaryOf(values: (number | null)[]): { last: number | null; min: numbe
   return { last, min, max };
 }
 
+/** The theme's colours a chart draws with. */
+interface ChartLook {
+  text: string;
+  grid: string;
+  strokes: string[];
+}
+
+/** The look of a chart in `element`, read from one computed style (each getComputedStyle call may update the page's styles). */
+function lookOf(element: Element, seriesCount: number): ChartLook {
+  const style = getComputedStyle(element);
+  return {
+    text: cssVariable(style, '--text-muted', '#4a5361'),
+    grid: cssVariable(style, '--border', '#c9d0da'),
+    strokes: Array.from({ length: seriesCount }, (_, index) => cssVariable(style, PALETTE[index % PALETTE.length]!, FALLBACK[index % FALLBACK.length]!)),
+  };
+}
+
+function chartOptions(
+  look: ChartLook,
+  shape: { labels: string[]; unit: string; width: number; height: number; lineWidth: number; showPoints: boolean },
+): uPlot.Options {
+  const { labels, unit, width, height, lineWidth, showPoints } = shape;
+  const axis: uPlot.Axis = { stroke: look.text, grid: { stroke: look.grid, width: 1 }, ticks: { stroke: look.grid, width: 1 } };
+  return {
+    width,
+    height,
+    legend: { live: true },
+    cursor: { drag: { x: false, y: false } },
+    scales: { x: { time: true, range: (_u, min, max) => timeRange(min, max) as uPlot.Range.MinMax } },
+    axes: [
+      { ...axis },
+      {
+        ...axis,
+        label: unit,
+        size: 60,
+        values: (_u, splits) => splits.map((value) => formatFigure(value)),
+      },
+    ],
+    series: [
+      { label: 'time', value: (_u, value) => (value === null ? '–' : formatClockTime(value)) },
+      ...labels.map((label, index) => ({
+        label,
+        stroke: look.strokes[index]!,
+        width: lineWidth,
+        dash: dashOf(index),
+        points: { show: showPoints, size: 6 },
+        spanGaps: false,
+        value: (_u: uPlot, value: number | null) => (value === null ? '–' : `${formatFigure(value)} ${unit}`),
+      })),
+    ],
+  };
+}
+
 export function TimeSeriesChart(props: {
   title: string;
   unit: string;
@@ -90,46 +143,10 @@ export function TimeSeriesChart(props: {
     const container = containerRef.current;
     if (!container) return;
     const labels = JSON.parse(shape)[3] as string[];
-    // One computed style read for every colour (each getComputedStyle call may bring the page's styles up to date).
-    const style = getComputedStyle(container);
-    const text = cssVariable(style, '--text-muted', '#4a5361');
-    const grid = cssVariable(style, '--border', '#c9d0da');
-    const axis: uPlot.Axis = {
-      stroke: text,
-      grid: { stroke: grid, width: 1 },
-      ticks: { stroke: grid, width: 1 },
-    };
     const width = Math.max(200, container.clientWidth);
     const lineWidth = lineWidthFor(dataRef.current[0].length, width);
     lineWidthRef.current = lineWidth;
-    const options: uPlot.Options = {
-      width,
-      height,
-      legend: { live: true },
-      cursor: { drag: { x: false, y: false } },
-      scales: { x: { time: true, range: (_u, min, max) => timeRange(min, max) as uPlot.Range.MinMax } },
-      axes: [
-        { ...axis },
-        {
-          ...axis,
-          label: unit,
-          size: 60,
-          values: (_u, splits) => splits.map((value) => formatFigure(value)),
-        },
-      ],
-      series: [
-        { label: 'time', value: (_u, value) => (value === null ? '–' : new Date(value * 1000).toLocaleTimeString()) },
-        ...labels.map((label, index) => ({
-          label,
-          stroke: cssVariable(style, PALETTE[index % PALETTE.length]!, FALLBACK[index % FALLBACK.length]!),
-          width: lineWidth,
-          dash: dashOf(index),
-          points: { show: showPoints, size: 6 },
-          spanGaps: false,
-          value: (_u: uPlot, value: number | null) => (value === null ? '–' : `${formatFigure(value)} ${unit}`),
-        })),
-      ],
-    };
+    const options = chartOptions(lookOf(container, labels.length), { labels, unit, width, height, lineWidth, showPoints });
     const plot = new uPlot(options, dataRef.current, container);
     plotRef.current = plot;
     drawnRef.current = dataRef.current;
@@ -175,7 +192,7 @@ export function TimeSeriesChart(props: {
   }, [height]);
 
   const summaries = useMemo(() => series.map((s) => ({ label: s.label, ...summaryOf(s.values) })), [series]);
-  const lastTime = times.length ? new Date(times[times.length - 1]! * 1000).toLocaleTimeString() : null;
+  const lastTime = times.length ? formatClockTime(times[times.length - 1]!) : null;
 
   return (
     <figure className="time-series-chart" aria-labelledby={`${id}-title`}>

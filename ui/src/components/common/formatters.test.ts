@@ -1,6 +1,6 @@
 /** The figures' formatting: units, rounding and the dash for missing values. */
 import { describe, expect, test } from 'bun:test';
-import { durationBetween, formatChange, formatCount, formatDateTime, formatDuration, formatFigure, formatMs, formatPercent, formatRate } from './formatters';
+import { durationBetween, formatChange, formatClockTime, formatCount, formatDateTime, formatDuration, formatFigure, formatMs, formatPercent, formatRate } from './formatters';
 
 describe('formatters', () => {
   test('milliseconds by size', () => {
@@ -37,6 +37,8 @@ describe('formatters', () => {
     expect(formatDateTime(iso)).toContain('2026');
     expect(formatDateTime('not a date')).toBe('–');
     expect(formatDateTime(null)).toBe('–');
+    expect(formatClockTime(Date.parse(iso) / 1000)).toBe(new Date(iso).toLocaleTimeString());
+    expect(formatClockTime(null)).toBe('–');
   });
   test('durations and changes', () => {
     expect(formatDuration(850)).toBe('850 ms');

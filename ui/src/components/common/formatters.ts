@@ -1,6 +1,6 @@
 /**
  * Formatting of figures for people.
- * Exports: formatMs(ms), formatRate(perSecond), formatPercent(fraction), formatFigure(value), formatCount(n), formatDateTime(iso),
+ * Exports: formatMs(ms), formatRate(perSecond), formatPercent(fraction), formatFigure(value), formatCount(n), formatDateTime(iso), formatClockTime(unixSeconds),
  * formatRelativeTime(iso), formatDuration(ms), durationBetween(startIso, endIso), formatChange(relative), formatBytes(n).
  * Every one answers "–" for null, undefined or NaN.
  */
@@ -19,6 +19,7 @@ function kept<T>(make: () => T): () => T {
 const grouped = kept(() => new Intl.NumberFormat('en'));
 const byDigits = [0, 1, 2, 3].map((digits) => kept(() => new Intl.NumberFormat('en', { maximumFractionDigits: digits })));
 const dateTime = kept(() => new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' }));
+const clockTime = kept(() => new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: 'numeric', second: 'numeric' }));
 
 /** Milliseconds: "0.84 ms", "12.3 ms", "1,204 ms", "12.5 s" from 10 s on. */
 export function formatMs(ms: number | null | undefined): string {
@@ -61,6 +62,12 @@ export function formatDateTime(iso: string | null | undefined): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return DASH;
   return dateTime().format(date);
+}
+
+/** Unix seconds as the time of day in the reader's locale, as `toLocaleTimeString()` shows it: "14:05:09", "2:05:09 PM". */
+export function formatClockTime(unixSeconds: number | null | undefined): string {
+  if (missing(unixSeconds)) return DASH;
+  return clockTime().format(unixSeconds * 1000);
 }
 
 /** "5 min ago", "in 2 h", "just now". */

@@ -67,6 +67,9 @@ export default function DashboardPage() {
   const refetchMs = refetchMsOf(choice, run);
   // The chart code once the panels can ask for their data, a task after they did: its first run (uPlot's module sets
   // up number and date formats, ~30 ms on a cold page) then overlaps their queries instead of holding them back.
+  // The run picker's 200 labels, made again only when the runs or the tests' names change (not on every render).
+  const startedRuns = useMemo(() => (runs.data ?? []).filter((t) => t.started_at), [runs.data]);
+  const runChoices: Choice[] = useMemo(() => startedRuns.map((t) => ({ value: t.id, label: runLabel(t, testNames) })), [startedRuns, testNames]);
   // The panels the prefetch asked for (the first viewport's, as the page first opened), known near without a layout.
   const [firstViewportPanels] = useState(panelsNearFirstViewport);
   const hasRange = range !== null;
@@ -127,8 +130,6 @@ export default function DashboardPage() {
   }
   const current: Dashboard = dashboard.data;
   const panels = current.panels as Panel[];
-  const startedRuns = (runs.data ?? []).filter((t) => t.started_at);
-  const runChoices: Choice[] = startedRuns.map((t) => ({ value: t.id, label: runLabel(t, testNames) }));
   const testChoices: Choice[] = (tests.data ?? []).map((t) => ({ value: t.id, label: t.name }));
   const machineChoices: Choice[] = (machines.data ?? []).map((m) => ({ value: m.id, label: m.name }));
   const canAdd = panels.length < MAX_PANELS;
