@@ -40,14 +40,19 @@ const QueryParams = t.Object(
   { additionalProperties: true },
 );
 
+/** What both answers start with: the query as it was understood. */
+const queryHead = {
+  metric: t.String(),
+  unit: t.String(),
+  start: t.Number({ description: 'unix seconds' }),
+  end: t.Number({ description: 'unix seconds' }),
+  step: t.Number({ description: 'seconds; a point at t covers (t - step, t]' }),
+  by: t.Array(t.String()),
+};
+
 const QueryView = t.Object(
   {
-    metric: t.String(),
-    unit: t.String(),
-    start: t.Number({ description: 'unix seconds' }),
-    end: t.Number({ description: 'unix seconds' }),
-    step: t.Number({ description: 'seconds; a point at t covers (t - step, t]' }),
-    by: t.Array(t.String()),
+    ...queryHead,
     series: t.Array(t.Object({ labels: t.Record(t.String(), t.String()), points: t.Array(t.Array(t.Number(), { minItems: 2, maxItems: 2, description: '[unix seconds, value]' })) })),
   },
   { title: 'MetricQueryResult' },
@@ -55,12 +60,7 @@ const QueryView = t.Object(
 
 const ColumnsView = t.Object(
   {
-    metric: t.String(),
-    unit: t.String(),
-    start: t.Number({ description: 'unix seconds' }),
-    end: t.Number({ description: 'unix seconds' }),
-    step: t.Number({ description: 'seconds; a point at t covers (t - step, t]' }),
-    by: t.Array(t.String()),
+    ...queryHead,
     times: t.Array(t.Number(), { description: 'unix seconds, oldest first, shared by every series; a time no series has marks a gap' }),
     series: t.Array(t.Object({ labels: t.Record(t.String(), t.String()), values: t.Array(t.Union([t.Number(), t.Null()]), { description: 'one per time: the value, or null' }) })),
   },

@@ -3,6 +3,7 @@
  * Exports: METRICS, CHART_TYPES, RANGES, queryParams(query), rangeOf(choice, run?), requestOf(query, range),
  * seriesLabelsOf(result, nameOf?), lastValuesOf(result, nameOf?), seriesLabelOf(labels, nameOf?), durationSeconds(text), queryText(query).
  */
+import type { components } from '../../api/schema';
 
 /** The run metrics the query endpoint knows (docs/metrics.md). */
 export const METRICS = [
@@ -118,18 +119,9 @@ export function requestOf(query: string | Record<string, unknown>, range: TimeRa
   return params.toString();
 }
 
-/** What GET /metrics/query?format=columns answers: the series aligned on shared times, as a chart draws them. */
-export interface MetricQueryResult {
-  metric: string;
-  unit: string;
-  start: number;
-  end: number;
-  step: number;
-  by: string[];
-  /** Unix seconds, oldest first; a time where no series has a value marks a gap (the line breaks). */
-  times: number[];
-  series: { labels: Record<string, string>; values: (number | null)[] }[];
-}
+/** What GET /metrics/query?format=columns answers: the series aligned on shared times (a time where no series has a
+ * value marks a gap: the line breaks), as a chart draws them. */
+export type MetricQueryResult = components['schemas']['MetricQueryColumns'];
 
 /** Names label values for people (a run's public id, a test's name); the value itself when unknown. */
 export type NameOf = (label: string, value: string) => string;
