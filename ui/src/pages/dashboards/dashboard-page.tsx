@@ -65,14 +65,14 @@ export default function DashboardPage() {
   const run = runId ? (chosenRun.data ?? runById.get(runId) ?? null) : null;
   const range = rangeOf(choice, run);
   const refetchMs = refetchMsOf(choice, run);
-  // The chart code once the panels can ask for their data, a task after they did: its first run (uPlot's module sets
-  // up number and date formats, ~30 ms on a cold page) then overlaps their queries instead of holding them back.
   // The run picker's 200 labels, made again only when the runs or the tests' names change (not on every render).
   const startedRuns = useMemo(() => (runs.data ?? []).filter((t) => t.started_at), [runs.data]);
   const runChoices: Choice[] = useMemo(() => startedRuns.map((t) => ({ value: t.id, label: runLabel(t, testNames) })), [startedRuns, testNames]);
   // The panels the prefetch asked for (the first viewport's, as the page first opened), known near without a layout.
   const [firstViewportPanels] = useState(panelsNearFirstViewport);
   const hasRange = range !== null;
+  // The chart code once the panels can ask for their data, a task after they did: its first run (uPlot's module sets
+  // up number and date formats, ~30 ms on a cold page) then overlaps their queries instead of holding them back.
   useEffect(() => {
     if (!hasRange) return;
     const timer = setTimeout(preloadChart, 0);
