@@ -6,8 +6,9 @@
  * Starts the service as `npm start` runs it (bench/ui/harness.ts: fresh DATA_DIR, embedded PGlite and IdP, the local
  * agent), signs in once through the embedded IdP's login page, then per phase (`empty`: no runs yet, the first-run
  * panel; `table`: --runs completed runs listed) runs --rounds rounds, each one navigation with a cold cache (a new
- * browser context, so no HTTP cache and no open connection, given the signed-in user's sessionStorage) and one with a
- * warm cache (the same page navigated again), after one unmeasured warm-up of each. Times are from the navigation's
+ * browser context, so no HTTP cache and no open connection, given the signed-in user's sessionStorage; its page opened
+ * and the browser quiet again before the navigation: harness.openQuietPage) and one with a warm cache (the same page
+ * navigated again), after one unmeasured warm-up of each. Times are from the navigation's
  * start (performance.timeOrigin) in the page's own clock.
  *
  *   ./node_modules/.bin/bun bench/ui/first-page.ts [--rounds 20] [--runs 25]
@@ -106,7 +107,7 @@ async function main(): Promise<string> {
     try {
       await context.addInitScript(restoreSession, { origin: url, entries });
       await context.addInitScript(instrument);
-      return await navigate(await context.newPage(), url);
+      return await navigate(await harness.openQuietPage(context), url);
     } finally {
       await context.close();
     }

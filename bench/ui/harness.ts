@@ -2,7 +2,8 @@
  * What the admin UI's benchmarks share: the service started as `npm start` runs it (`startServiceProcess`, fresh
  * DATA_DIR, free loopback port, PUBLIC_URL to match), Chromium from Playwright (`CHROMIUM_PATH`, default
  * /usr/bin/chromium; never downloaded), sign-in through the embedded IdP's login page with the e2e suite's own
- * `signIn`, the admin's API token, and one cleanup that stops everything started, on success, failure or a signal.
+ * `signIn`, the admin's API token, `openQuietPage` for a new context's first page once the browser has finished
+ * opening it, and one cleanup that stops everything started, on success, failure or a signal.
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -15,12 +16,68 @@ export interface Harness {
   url: string;
   service: ServiceProcess;
   browser: Browser;
+  /** The browser's executable and version, for the report. */
+  browserName: string;
   password: string;
   clientSecret: string;
   /** An API call as the admin (a fresh password-grant token every 3 minutes). */
   api<T = unknown>(method: string, path: string, body?: unknown): Promise<T>;
   /** A new context whose page is signed in as the admin through the login page (the UI keeps its user in sessionStorage). */
   signedInPage(): Promise<{ context: BrowserContext; page: Page }>;
+  /**
+   * The context's first page, once the browser's processes are quiet again. The full browser, headless too, opens each
+   * new context's window with browser UI of its own (the omnibox popup's WebUI pages, in a renderer of their own that
+   * used ~450 ms of CPU): a cold round that navigated at once timed that beside its page on this machine's 2 vCPUs.
+   */
+  openQuietPage(context: BrowserContext): Promise<Page>;
+}
+
+/** One browser process's type ("browser", "renderer", "GPU", …), id and CPU time so far in seconds (SystemInfo.getProcessInfo). */
+export interface BrowserProcess {
+  type: string;
+  id: number;
+  cpuTime: number;
+}
+
+/** The browser's processes and the CPU time each has used so far (the Chrome DevTools protocol). */
+export async function browserProcesses(browser: Browser): Promise<BrowserProcess[]> {
+  const session = await browser.newBrowserCDPSession();
+  try {
+    return ((await session.send('SystemInfo.getProcessInfo' as never)) as unknown as { processInfo: BrowserProcess[] }).processInfo;
+  } finally {
+    await session.detach();
+  }
+}
+
+/** The CPU each process used between two readings, busiest first: "renderer 412 ms (new), browser 61 ms, …". */
+export function cpuBetween(before: readonly BrowserProcess[], after: readonly BrowserProcess[]): string {
+  return after
+    .map((one) => {
+      const earlier = before.find((b) => b.id === one.id);
+      return { one, ms: (one.cpuTime - (earlier?.cpuTime ?? 0)) * 1000, fresh: !earlier };
+    })
+    .filter(({ ms }) => ms >= 5)
+    .sort((a, b) => b.ms - a.ms)
+    .map(({ one, ms, fresh }) => `${one.type} ${ms.toFixed(0)} ms${fresh ? ' (new)' : ''}`)
+    .join(', ');
+}
+
+/**
+ * Waits until the browser's processes together used under `quietShare` of one core over `windowMs`, at most `limitMs`;
+ * answers the time waited. A new context opens a window: in the full browser that starts its browser UI's renderer,
+ * whose work would otherwise share the cores with the page timed.
+ */
+async function browserQuiet(browser: Browser, { windowMs = 100, quietShare = 0.05, limitMs = 10_000 } = {}): Promise<number> {
+  const cpuSeconds = async () => (await browserProcesses(browser)).reduce((sum, one) => sum + one.cpuTime, 0);
+  const started = performance.now();
+  let before = await cpuSeconds();
+  while (performance.now() - started < limitMs) {
+    await Bun.sleep(windowMs);
+    const now = await cpuSeconds();
+    if ((now - before) * 1000 < windowMs * quietShare) break;
+    before = now;
+  }
+  return performance.now() - started;
 }
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -100,8 +157,9 @@ export async function startHarness(options: { env?: Record<string, string>; head
   process.env[ENV.password] = password;
   process.env[ENV.clientSecret] = clientSecret;
 
+  const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
   const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath,
     headless: options.headless ?? true,
     // Our own signal handlers close it (with the service); Playwright still kills it should this process die.
     handleSIGINT: false,
@@ -133,7 +191,17 @@ export async function startHarness(options: { env?: Record<string, string>; head
     return { context, page };
   };
 
-  return { url, service, browser, password, clientSecret, api, signedInPage };
+  // `--cold-at-once`: navigate as soon as the page is open, as these benchmarks did before 2026-11-27 (for comparison).
+  const atOnce = process.argv.includes('--cold-at-once');
+  const openQuietPage = async (context: BrowserContext) => {
+    const page = await context.newPage();
+    if (!atOnce) await browserQuiet(browser);
+    return page;
+  };
+
+  const browserName = `${executablePath} ${browser.version()}`;
+  console.error(`bench: browser ${browserName}${atOnce ? '; cold pages navigate at once (--cold-at-once)' : ''}`);
+  return { url, service, browser, browserName, password, clientSecret, api, signedInPage, openQuietPage };
 }
 
 /** The machine's load for the write-up: load average, and the share of all cores busy over `seconds` (from /proc/stat). */

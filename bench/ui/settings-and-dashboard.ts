@@ -13,9 +13,11 @@
  * histogram of 50 requests, inserted into task_metric_points as tests/helpers/metric-points.ts does, and the run's
  * started_at/finished_at set to that hour; then the service is started again on the same DATA_DIR and port.
  *
- * In Chromium, signed in once through the embedded IdP's login page, per round and page: a navigation with a warm
- * cache (the signed-in page navigated again) and one with a cold cache (a new context, the signed-in user's
- * sessionStorage put back before the app reads it, so no HTTP cache and no open connection). A script installed
+ * In Chromium (bench/ui/harness.ts: the headless shell when installed), signed in once through the embedded IdP's
+ * login page, per round and page: a navigation with a warm cache (the signed-in page navigated again) and one with a
+ * cold cache (a new context, the signed-in user's sessionStorage put back before the app reads it, so no HTTP cache,
+ * no compiled code and no open connection; its page opened, and the browser quiet again, before the navigation starts:
+ * the full browser opens each context's window with browser UI of its own). A script installed
  * before the app's notes when the page is usable (its h1, no loading spinner left, and its main table or form in the
  * document) and the frame after (painted); times are from the navigation's start in the page's clock. On
  * /settings/webhooks the delivery history is a separate click ("Deliveries"): timed from the click to its first 25
@@ -29,7 +31,7 @@
  * dashboard with history.pushState, as a link does), timed to the 8 charts drawn. `--profile` instead records one warm
  * navigation's CPU profile, timeline and resource waterfall and prints where its time went.
  *
- *   ./node_modules/.bin/bun bench/ui/settings-and-dashboard.ts [--rounds 10] [--audit 1000] [--deliveries 200]
+ *   ./node_modules/.bin/bun bench/ui/settings-and-dashboard.ts [--rounds 10] [--audit 1000] [--deliveries 200] [--cold-at-once]
  */
 import type { BrowserContext, Page } from 'playwright-core';
 import { join } from 'node:path';
@@ -41,7 +43,7 @@ import { ENV } from '../../tests/e2e/service-info.ts';
 import { passwordGrant, type ServiceProcess } from '../../tests/helpers/service-process.ts';
 import { seededRandom } from '../../tests/helpers/seeded-random.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../../tests/helpers/webhook-receiver.ts';
-import { argValue, machineLoad, median, percentile, runBench, startHarness } from './harness.ts';
+import { argValue, browserProcesses, cpuBetween, machineLoad, median, percentile, runBench, startHarness } from './harness.ts';
 
 const rounds = argValue('--rounds', 10);
 const auditTarget = argValue('--audit', 1000);
@@ -520,7 +522,7 @@ async function main(): Promise<string> {
       try {
         await context.addInitScript(restoreSession, { origin: url, entries });
         await context.addInitScript(instrument, instrumentArg);
-        return await navigate(await context.newPage(), url, path, webhookUrl);
+        return await navigate(await harness.openQuietPage(context), url, path, webhookUrl);
       } finally {
         await context.close();
       }
@@ -543,7 +545,7 @@ async function main(): Promise<string> {
         try {
           await context.addInitScript(restoreSession, { origin: url, entries });
           await context.addInitScript(instrument, instrumentArg);
-          const page = await context.newPage();
+          const page = await harness.openQuietPage(context);
           const profiled = i === 2 && process.argv.includes('--cpu');
           const cdp = profiled ? await context.newCDPSession(page) : null;
           if (cdp) {
@@ -554,7 +556,9 @@ async function main(): Promise<string> {
           // A trace slows the page down (the v8 category most): only with --trace.
           const traced = !cdp && process.argv.includes('--trace');
           if (traced) await harness.browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'] });
+          const processesBefore = await browserProcesses(harness.browser);
           const sample = await navigate(page, url, path, null);
+          const cpu = cpuBetween(processesBefore, await browserProcesses(harness.browser));
           const trace = traced ? (JSON.parse((await harness.browser.stopTracing()).toString()) as { traceEvents: TraceEvent[] }) : null;
           if (cdp) {
             const { profile } = (await cdp.send('Profiler.stop')) as unknown as { profile: CpuProfile };
@@ -573,6 +577,7 @@ async function main(): Promise<string> {
           });
           (b ? paintedB : painted).push(sample.painted);
           print(`cold round ${i + 1}${b ? ' (B)' : ''}: usable ${sample.usable.toFixed(0)} ms, painted ${sample.painted.toFixed(0)} ms; document response ${timing.nav[0].toFixed(0)}-${timing.nav[1].toFixed(0)}, DOMContentLoaded ${timing.nav[2].toFixed(0)}`);
+          print(`browser CPU during the round: ${cpu}`);
           if (timing.marks.length) print(`marks: ${timing.marks.join(' ')}`);
           for (const [name, start, end, size] of timing.resources) print(`${start.toFixed(0).padStart(6)} → ${end.toFixed(0).padStart(6)}  ${String(size).padStart(8)} B  ${name}`);
           if (trace) for (const line of mainThreadTasks(trace.traceEvents, 2)) print(line);
@@ -672,6 +677,7 @@ async function main(): Promise<string> {
 
     const ms = (value: number) => value.toFixed(0);
     print(`\nSettings pages and a dashboard, ${rounds} rounds per row; times in ms from the navigation's start (page clock).`);
+    print(`Browser: ${harness.browserName}; a cold round's page opened in a new context${process.argv.includes('--cold-at-once') ? ' and navigated at once (--cold-at-once)' : ' once the browser was quiet again'}.`);
     print(`Data: ${audit} audit entries, ${deliveries} deliveries of the webhook, ${machines.length * seconds} metric points (1 h x 1 s x 4 machines).`);
     print(`Machine load mid-run (this benchmark included): ${loadDuring.join('; ')}\n`);
     print('| page | cache | usable median | usable p95 | painted median | painted p95 | target | p95 / target | API calls | last API answer median | slowest call (median ms) | shown |');
