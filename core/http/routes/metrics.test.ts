@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { createMetricRun, fastLatencies as fast, insertPoints, minuteAnHourAgo, type MetricRun, seedTwoMachineMinute, slowLatencies as slow } from '../../../tests/helpers/metric-points.ts';
 import { startTestService, type TestService } from '../../../tests/helpers/test-service.ts';
 import { LatencyHistogram } from '../../domain/metrics/histogram.ts';
+import { metricAnswers } from '../../services/metrics/answer-cache.ts';
 import { sqlOf } from '../../services/sql.ts';
 
 let ts: TestService;
@@ -139,6 +140,21 @@ describe('metrics: query', () => {
       [null, 2, 1, null, null],
     ]);
     expect((await query(`${params}&format=points`, user)).series[1]!.points).toEqual([[base + 2, 2], [base + 3, 1]]);
+  });
+
+  test('an answer is kept in the shape asked for: a columns read keeps one entry, not its points as well', async () => {
+    const user = await ts.createUser('metrics-kept-shape');
+    const run = await createMetricRun(ts, user, 'metrics-kept-shape');
+    await insertPoints(ts, run, [1, 2, 3].map((s) => ({ machineId: machineA, t: base + s, latencies: [10] })));
+    const params = `metric=requests&start=${base}&end=${base + 10}&step=1s&by=machine&run=${run.taskId}`;
+    const before = metricAnswers.size.entries;
+    for (let round = 0; round < 2; round++) expect((await get(`/query?${params}&format=columns`, user)).status).toBe(200);
+    expect(metricAnswers.size.entries).toBe(before + 1);
+    // The points, asked for once, are kept beside it, and read back the same.
+    const points = await query(params, user);
+    expect(metricAnswers.size.entries).toBe(before + 2);
+    expect(await query(params, user)).toEqual(points);
+    expect(metricAnswers.size.entries).toBe(before + 2);
   });
 
   test('bad input is a clear 400', async () => {

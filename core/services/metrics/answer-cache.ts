@@ -1,7 +1,7 @@
 /**
  * Answers of metric reads kept in memory while the rows they were computed from have not changed: each entry carries
- * the version of its rows (a count and the newest id, or sums that grow with every write), read by a cheap query the
- * caller makes anyway, so a finished run's charts are computed once and a live run's are never stale. Bounded by an
+ * the version of its rows (a run's change counter, a count and the newest id, or sums that grow with every write), read
+ * by a cheap query, so a finished run's charts are computed once and a live run's are never stale. Bounded by an
  * estimate of bytes, least recently used out first. Each replica keeps its own; nothing in it is ever the only copy.
  */
 

@@ -6,6 +6,7 @@ import { mergedPercentiles } from '../../domain/metrics/histogram.ts';
 import { bucketCount, chooseStep } from '../../domain/metrics/timeseries-step.ts';
 import type { Sql } from '../sql.ts';
 import { metricAnswers } from './answer-cache.ts';
+import { runPointsVersion } from './metric-changes.ts';
 
 export interface TimeseriesPoint {
   /** Start of the bucket, unix seconds. */
@@ -26,8 +27,6 @@ export interface RunTimeseries {
 }
 
 interface SpanRow {
-  n: number | string;
-  newest: number | string | null;
   first: number | string | null;
   last: number | string | null;
 }
@@ -48,17 +47,19 @@ interface BucketRow {
  * The answer is kept (metricAnswers) until the run's points change: a finished run's series is computed once.
  */
 export async function readRunTimeseries(sql: Sql, workspaceId: string, taskId: string, requestedStep?: number): Promise<RunTimeseries> {
+  // Versioned by the run's change counter (metric-changes.ts: bumped with every stored interval and every prune), a
+  // primary-key read instead of counting the run's points. Read before the points: a point stored meanwhile makes the
+  // answer newer than its version, never older.
+  const key = `timeseries:${workspaceId}:${taskId}:${requestedStep ?? ''}`;
+  const version = await runPointsVersion(sql, [taskId]);
+  const known = metricAnswers.get<RunTimeseries>(key, version);
+  if (known) return known;
   const [span] = await sql.all<SpanRow>(
-    `select count(*) as n, max(id) as newest, min(extract(epoch from started_at))::float8 as first, max(extract(epoch from ended_at))::float8 as last
+    `select min(extract(epoch from started_at))::float8 as first, max(extract(epoch from ended_at))::float8 as last
      from task_metric_points where task_id = ? and workspace_id = ?`,
     [taskId, workspaceId],
   );
-  if (!span || Number(span.n) === 0 || span.first === null || span.last === null) return { step: chooseStep(0, requestedStep), points: [] };
-  // Points are only added (ids grow) or deleted with their run: the count and the newest id tell any change.
-  const key = `timeseries:${workspaceId}:${taskId}:${requestedStep ?? ''}`;
-  const version = `${span.n}:${span.newest}`;
-  const known = metricAnswers.get<RunTimeseries>(key, version);
-  if (known) return known;
+  if (!span || span.first === null || span.last === null) return { step: chooseStep(0, requestedStep), points: [] };
   const origin = Math.floor(Number(span.first));
   const length = Math.max(0, Number(span.last) - origin);
   const step = chooseStep(length, requestedStep);
