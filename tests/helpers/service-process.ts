@@ -140,7 +140,12 @@ async function launch(options: ServiceProcessOptions, port: number, ownedDatabas
   const terminate = async (): Promise<number | null> => {
     if (gone()) return child.exitCode;
     child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    // Only a net against a stop that never ends (generous: a busy machine's orderly stop is slow, not failing); when it
+    // fires, the exit code is null and the output says where the stop was.
+    const timer = setTimeout(() => {
+      console.error(`service-process: no exit 30 s after SIGTERM, killing it; its output ends:\n${output.split('\n').slice(-40).join('\n')}`);
+      child.kill('SIGKILL');
+    }, 30_000);
     const code = await exited;
     clearTimeout(timer);
     return code;

@@ -78,8 +78,8 @@ async function main() {
 
   // The embedded default: one agent in this process, over loopback, through the real agent path.
   let tools: readonly ToolReport[] | null = null;
-  const localAgent = config.localAgent
-    ? await startLocalAgent(service, {
+  const localAgentStart = config.localAgent
+    ? startLocalAgent(service, {
         serverUrl: `http://${['0.0.0.0', '::'].includes(config.host) ? '127.0.0.1' : config.host}:${port}`,
         dataDir: config.dataDir,
         hide: config.agentTokenFile ? [config.agentTokenFile] : [],
@@ -89,9 +89,31 @@ async function main() {
         onToolReport: (report) => (tools ??= report),
         pluginSources: config.pluginSources,
       })
-    : null;
+    : Promise.resolve(null);
+
+  // Handled from here on, not after the local agent's start: /healthz answers already, and the agent's first check of
+  // its tools (engines' version commands, Java ones slow on a busy machine) can take seconds. A SIGTERM in that time
+  // used to end the process by the signal's default, with no orderly stop (a test's stop() saw no exit code).
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info('stopping', { signal });
+    // A start still checking its tools finishes first (its checks are short-lived, bounded children), then stops.
+    await (await localAgentStart.catch(() => null))?.shutdown();
+    // Streams and agent sockets never end by themselves: close them instead of waiting forever.
+    service.runs.connections.closeAll(1001, 'server restarting');
+    await service.app.stop(true);
+    // Each stage named as it starts: a stop that hangs says where.
+    await service.stop((stage) => logger.info('stopping', { stage }));
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+
+  await localAgentStart;
   // For a person at a terminal (never between a collector's JSON lines): where it is, how to sign in, what can run.
-  if (pretty) {
+  if (pretty && !stopping) {
     const passwordFile = join(config.dataDir, 'initial-admin-password');
     console.error(
       startupBanner({
@@ -101,21 +123,6 @@ async function main() {
       }),
     );
   }
-
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info('stopping', { signal });
-    await localAgent?.shutdown();
-    // Streams and agent sockets never end by themselves: close them instead of waiting forever.
-    service.runs.connections.closeAll(1001, 'server restarting');
-    await service.app.stop(true);
-    await service.stop();
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void stop('SIGINT'));
-  process.on('SIGTERM', () => void stop('SIGTERM'));
 }
 
 main().catch((error) => {
